@@ -1,0 +1,52 @@
+/*
+ * Static column tables drive every output format (table, JSON, raw, pairs)
+ * through libsmartcols, and the -o lists and --help that name them.
+ */
+#ifndef PCPCTL_COLUMNS_H
+#define PCPCTL_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <libsmartcols.h>
+
+struct coldesc {
+	const char *name;
+	double whint;
+	int flags;		/* SCOLS_FL_* */
+	int json_type;		/* SCOLS_JSON_* */
+	const char *help;
+};
+
+enum out_format { OUT_TABLE, OUT_JSON, OUT_RAW, OUT_PAIRS };
+
+struct out_opts {
+	enum out_format format;
+	bool noheadings;
+	const char *columns;	/* -o LIST, or "+LIST" to add to the defaults */
+	bool all_columns;
+};
+
+struct colsel {
+	size_t *idx;
+	size_t n;
+};
+
+/*
+ * Resolve the columns to print: `defaults` (a comma list) unless opts name
+ * others.  Returns 0, -ENOMEM, or -EINVAL with *bad pointing at the
+ * unknown name inside the list (up to its comma).
+ */
+int colsel_make(const struct coldesc *tbl, size_t ntbl, const char *defaults,
+		const struct out_opts *opts, struct colsel *sel, const char **bad);
+void colsel_free(struct colsel *sel);
+
+/* A table named `name` (the JSON key) with the selected columns; NULL on ENOMEM. */
+struct libscols_table *columns_table(const struct coldesc *tbl, const struct colsel *sel,
+				     const struct out_opts *opts, const char *name);
+
+/* "  NAME  help" lines for --help. */
+void columns_help(FILE *out, const struct coldesc *tbl, size_t ntbl);
+
+#endif

@@ -1,0 +1,88 @@
+#include "kernel.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "numparse.h"
+#include "sysroot.h"
+#include "zoneinfo.h"
+
+static const char *const names[NSYSCTLS] = {
+	[SYSCTL_BATCH] = "percpu_pagelist_batch",
+	[SYSCTL_HIGH_FRACTION] = "percpu_pagelist_high_fraction",
+	[SYSCTL_FRACTION] = "percpu_pagelist_fraction",
+};
+
+const char *sysctl_name(enum pcp_sysctl s)
+{
+	return names[s];
+}
+
+char *sysctl_path(const struct kernel *k, enum pcp_sysctl s)
+{
+	char *path;
+
+	if (asprintf(&path, "%s" PATH_SYSCTL_VM "%s", k->root, names[s]) < 0)
+		return NULL;
+	return path;
+}
+
+int sysctl_parse_value(const char *text, long *value)
+{
+	char buf[32];
+	size_t n = strcspn(text, "\n");
+
+	if (n == 0 || n >= sizeof(buf) || (text[n] && text[n + 1]))
+		return -EINVAL;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return parse_long(buf, INT_MIN, INT_MAX, value) ? -EINVAL : 0;
+}
+
+char *kernel_release(const struct kernel *k)
+{
+	char *path = sysroot_path(k->root, PATH_OSRELEASE);
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if (!path) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	rc = read_whole_file(path, &text, &len);
+	free(path);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
+{
+	struct zi_error err;
+	char *text;
+	size_t len;
+	int rc;
+
+	rc = k->ops->read_zoneinfo(k, &text, &len);
+	if (rc) {
+		pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(-rc));
+		return rc;
+	}
+	rc = zoneinfo_parse(text, len, zi, &err);
+	free(text);
+	if (rc == -ENOMEM)
+		pcp_error("out of memory reading %s%s", k->root, PATH_ZONEINFO);
+	else if (rc && err.line)
+		pcp_error("%s%s:%zu: %s", k->root, PATH_ZONEINFO, err.line, err.message);
+	else if (rc)
+		pcp_error("%s%s: %s", k->root, PATH_ZONEINFO, err.message);
+	return rc;
+}

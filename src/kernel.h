@@ -1,0 +1,59 @@
+/*
+ * The narrow interface through which pcpctl reads and changes the kernel:
+ * zoneinfo, and the pcp sysctls.  The live kernel implements it over files
+ * under the sysroot; the tests' simulated kernel implements it over a model
+ * that recomputes batch and high as real kernels do.
+ */
+#ifndef PCPCTL_KERNEL_H
+#define PCPCTL_KERNEL_H
+
+#include <stddef.h>
+
+enum pcp_sysctl {
+	SYSCTL_BATCH,		/* vm.percpu_pagelist_batch, from our kernel patch */
+	SYSCTL_HIGH_FRACTION,	/* vm.percpu_pagelist_high_fraction, 5.14+ */
+	SYSCTL_FRACTION,	/* vm.percpu_pagelist_fraction, up to 5.13 */
+	NSYSCTLS
+};
+
+struct kernel;
+
+struct kernel_ops {
+	/* Whole /proc/zoneinfo, NUL-terminated; 0 or a negative errno. */
+	int (*read_zoneinfo)(struct kernel *k, char **text, size_t *len);
+	/* 0, -ENOENT when this kernel lacks the sysctl, or another negative errno. */
+	int (*read_sysctl)(struct kernel *k, enum pcp_sysctl s, long *value);
+	int (*write_sysctl)(struct kernel *k, enum pcp_sysctl s, long value);
+	/*
+	 * Called between the steps of a transaction, named for the step about
+	 * to run.  Nothing for the live kernel; the simulated one can crash here.
+	 */
+	void (*checkpoint)(struct kernel *k, const char *step);
+	void (*close)(struct kernel *k);
+};
+
+struct kernel {
+	const struct kernel_ops *ops;
+	const char *root;	/* the sysroot prefix, "" for the live system */
+};
+
+/* Provided by kernel_live.c in pcpctl, by the simulated kernel in pcpctl-sim. */
+struct kernel *kernel_open(const char *root);
+
+const char *sysctl_name(enum pcp_sysctl s);
+/* The full path of a sysctl under the kernel's root; malloc'ed. */
+char *sysctl_path(const struct kernel *k, enum pcp_sysctl s);
+/* Parse a sysctl file's content ("8\n"); 0 or -EINVAL. */
+int sysctl_parse_value(const char *text, long *value);
+
+/* The kernel release from proc/sys/kernel/osrelease; malloc'ed, NULL on error (errno set). */
+char *kernel_release(const struct kernel *k);
+
+struct zoneinfo;
+/*
+ * Read and parse the kernel's zoneinfo.  On failure prints why, naming the
+ * file and line, and returns a negative errno.
+ */
+int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi);
+
+#endif

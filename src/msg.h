@@ -1,0 +1,17 @@
+/* Messages to stderr, exit codes: the contract documented in pcpctl(8). */
+#ifndef PCPCTL_MSG_H
+#define PCPCTL_MSG_H
+
+enum pcpctl_exit {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* runtime failure; for set: failed, rolled back */
+	EXIT_USAGE = 2,		/* bad usage or value; nothing written */
+	EXIT_NOIFACE = 3,	/* the interface is missing on this kernel */
+	EXIT_NOPRIV = 4,	/* insufficient privilege; nothing written */
+	EXIT_ROLLBACK = 5,	/* rollback failed; journal kept */
+};
+
+void pcp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pcp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

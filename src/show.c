@@ -1,0 +1,403 @@
+#include "show.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <libproc2/meminfo.h>
+
+#include "idlist.h"
+#include "kernel.h"
+#include "msg.h"
+#include "zoneinfo.h"
+
+enum {
+	COL_NODE, COL_ZONE, COL_CPU, COL_COUNT, COL_HIGH, COL_BATCH, COL_HIGH_MIN, COL_HIGH_MAX,
+};
+
+static const struct coldesc pageset_columns[] = {
+	[COL_NODE] = { "NODE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
+	[COL_ZONE] = { "ZONE", 7, 0, SCOLS_JSON_STRING, "zone name" },
+	[COL_CPU] = { "CPU", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPU id" },
+	[COL_COUNT] = { "COUNT", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages on this CPU's pcp lists" },
+	[COL_HIGH] = { "HIGH", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "pages above which the lists are drained (0 = not yet set, 6.7+)" },
+	[COL_BATCH] = { "BATCH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"pages moved to or from the zone at a time" },
+	[COL_HIGH_MIN] = { "HIGH_MIN", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			   "lowest high of auto-tuning (6.13+ zoneinfo)" },
+	[COL_HIGH_MAX] = { "HIGH_MAX", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			   "highest high of auto-tuning (6.13+ zoneinfo)" },
+};
+
+enum {
+	SUM_NODE, SUM_ZONE, SUM_CPUS, SUM_PAGES, SUM_MAXCOUNT, SUM_MIB, SUM_BATCH, SUM_HIGH,
+	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_LO, SUM_HIGH_HI,
+};
+
+static const struct coldesc summary_columns[] = {
+	[SUM_NODE] = { "NODE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
+	[SUM_ZONE] = { "ZONE", 7, 0, SCOLS_JSON_STRING, "zone name" },
+	[SUM_CPUS] = { "CPUS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPUs with a pcp list in the zone" },
+	[SUM_PAGES] = { "PAGES", 7, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages held in all these pcp lists" },
+	[SUM_MAXCOUNT] = { "MAXCOUNT", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest count of one CPU" },
+	[SUM_MIB] = { "MIB", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB" },
+	[SUM_BATCH] = { "BATCH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "batch, or its range when CPUs differ" },
+	[SUM_HIGH] = { "HIGH", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "range of high over the CPUs" },
+	[SUM_FREE_PCT] = { "FREE_PCT", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			   "PAGES as a share of MemFree, in % (live system only)" },
+	[SUM_MANAGED] = { "MANAGED", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
+	[SUM_BATCH_MIN] = { "BATCH_MIN", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
+	[SUM_BATCH_MAX] = { "BATCH_MAX", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
+	[SUM_HIGH_LO] = { "HIGH_LO", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
+	[SUM_HIGH_HI] = { "HIGH_HI", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "HighMem", "Movable", "Device" };
+
+struct filter {
+	struct idlist nodes, cpus;
+	bool any_node, any_cpu;
+	unsigned zone_mask;	/* bit per zone_names entry; 0 = every zone */
+};
+
+static int zone_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NELEM(zone_names); i++)
+		if (strlen(zone_names[i]) == len && strncasecmp(zone_names[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int filter_make(const struct show_opts *o, struct filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->any_node = !o->nodes;
+	f->any_cpu = !o->cpus;
+	if (o->nodes && idlist_parse(o->nodes, &f->nodes)) {
+		pcp_error("--node: invalid node list \"%s\": give ids and ranges such as 0,2-3", o->nodes);
+		return -EINVAL;
+	}
+	if (o->cpus && idlist_parse(o->cpus, &f->cpus)) {
+		pcp_error("--cpu: invalid CPU list \"%s\": give ids and ranges such as 0-3,8", o->cpus);
+		idlist_free(&f->nodes);
+		return -EINVAL;
+	}
+	for (const char *p = o->zones; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t len = strcspn(p, ",");
+		int i = zone_index(p, len);
+
+		if (i < 0) {
+			pcp_error("--zone: unknown zone \"%.*s\": expected DMA, DMA32, Normal, HighMem, Movable or Device",
+				  (int)len, p);
+			idlist_free(&f->nodes);
+			idlist_free(&f->cpus);
+			return -EINVAL;
+		}
+		f->zone_mask |= 1u << i;
+	}
+	return 0;
+}
+
+static void filter_free(struct filter *f)
+{
+	idlist_free(&f->nodes);
+	idlist_free(&f->cpus);
+}
+
+static bool zone_selected(const struct filter *f, const struct zi_zone *z)
+{
+	if (!f->any_node && !idlist_has(&f->nodes, z->node))
+		return false;
+	if (f->zone_mask) {
+		int i = zone_index(z->name, strlen(z->name));
+
+		return i >= 0 && (f->zone_mask & (1u << i));
+	}
+	return true;
+}
+
+static bool cpu_selected(const struct filter *f, int cpu)
+{
+	return f->any_cpu || idlist_has(&f->cpus, cpu);
+}
+
+/* libsmartcols takes ownership of what it is handed by scols_line_refer_data. */
+static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (scols_line_refer_data(ln, col, s)) {
+		free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int pageset_cell(struct libscols_line *ln, size_t col, size_t what,
+			const struct zi_zone *z, const struct zi_pageset *ps)
+{
+	static const enum zi_field fields[] = {
+		[COL_COUNT] = ZI_COUNT, [COL_HIGH] = ZI_HIGH, [COL_BATCH] = ZI_BATCH,
+		[COL_HIGH_MIN] = ZI_HIGH_MIN, [COL_HIGH_MAX] = ZI_HIGH_MAX,
+	};
+
+	switch (what) {
+	case COL_NODE:
+		return set_cell(ln, col, "%d", z->node);
+	case COL_ZONE:
+		return scols_line_set_data(ln, col, z->name) ? -ENOMEM : 0;
+	case COL_CPU:
+		return set_cell(ln, col, "%d", ps->cpu);
+	default:
+		/* A field this kernel does not print stays empty: null in JSON. */
+		if (!zi_has(ps, fields[what]))
+			return 0;
+		return set_cell(ln, col, "%d", ps->value[fields[what]]);
+	}
+}
+
+static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
+			  const struct out_opts *out, const struct colsel *sel)
+{
+	struct libscols_table *tb = columns_table(pageset_columns, sel, out, "pagesets");
+	int rc = 0;
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t i = 0; i < zi->nzones && !rc; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+
+		if (!zone_selected(f, z))
+			continue;
+		for (size_t j = 0; j < z->npagesets && !rc; j++) {
+			const struct zi_pageset *ps = &z->pagesets[j];
+			struct libscols_line *ln;
+
+			if (!cpu_selected(f, ps->cpu))
+				continue;
+			ln = scols_table_new_line(tb, NULL);
+			if (!ln) {
+				rc = -ENOMEM;
+				break;
+			}
+			for (size_t c = 0; c < sel->n && !rc; c++)
+				rc = pageset_cell(ln, c, sel->idx[c], z, ps);
+		}
+	}
+	if (!rc)
+		rc = scols_print_table(tb) ? -EIO : 0;
+	scols_unref_table(tb);
+	return rc;
+}
+
+struct zone_sum {
+	size_t cpus;
+	unsigned long long pages;
+	int maxcount, batch_min, batch_max, high_lo, high_hi;
+};
+
+static void zone_sum(const struct zi_zone *z, const struct filter *f, struct zone_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (size_t j = 0; j < z->npagesets; j++) {
+		const struct zi_pageset *ps = &z->pagesets[j];
+		const int *v = ps->value;
+
+		if (!cpu_selected(f, ps->cpu))
+			continue;
+		if (s->cpus++ == 0) {
+			s->batch_min = s->batch_max = v[ZI_BATCH];
+			s->high_lo = s->high_hi = v[ZI_HIGH];
+		}
+		s->pages += (unsigned long long)v[ZI_COUNT];
+		if (v[ZI_COUNT] > s->maxcount)
+			s->maxcount = v[ZI_COUNT];
+		if (v[ZI_BATCH] < s->batch_min)
+			s->batch_min = v[ZI_BATCH];
+		if (v[ZI_BATCH] > s->batch_max)
+			s->batch_max = v[ZI_BATCH];
+		if (v[ZI_HIGH] < s->high_lo)
+			s->high_lo = v[ZI_HIGH];
+		if (v[ZI_HIGH] > s->high_hi)
+			s->high_hi = v[ZI_HIGH];
+	}
+}
+
+static int range_cell(struct libscols_line *ln, size_t col, int lo, int hi)
+{
+	return lo == hi ? set_cell(ln, col, "%d", lo) : set_cell(ln, col, "%d-%d", lo, hi);
+}
+
+static int summary_cell(struct libscols_line *ln, size_t col, size_t what,
+			const struct zi_zone *z, const struct zone_sum *s, long long memfree_kib)
+{
+	double kib = (double)s->pages * ((double)sysconf(_SC_PAGESIZE) / 1024.0);
+
+	switch (what) {
+	case SUM_NODE:
+		return set_cell(ln, col, "%d", z->node);
+	case SUM_ZONE:
+		return scols_line_set_data(ln, col, z->name) ? -ENOMEM : 0;
+	case SUM_CPUS:
+		return set_cell(ln, col, "%zu", s->cpus);
+	case SUM_PAGES:
+		return set_cell(ln, col, "%llu", s->pages);
+	case SUM_MAXCOUNT:
+		return set_cell(ln, col, "%d", s->maxcount);
+	case SUM_MIB:
+		return set_cell(ln, col, "%.1f", kib / 1024.0);
+	case SUM_BATCH:
+		return range_cell(ln, col, s->batch_min, s->batch_max);
+	case SUM_HIGH:
+		return range_cell(ln, col, s->high_lo, s->high_hi);
+	case SUM_FREE_PCT:
+		if (memfree_kib <= 0)
+			return 0;
+		return set_cell(ln, col, "%.2f", 100.0 * kib / (double)memfree_kib);
+	case SUM_MANAGED:
+		return set_cell(ln, col, "%llu", (unsigned long long)z->field[ZI_MANAGED]);
+	case SUM_BATCH_MIN:
+		return set_cell(ln, col, "%d", s->batch_min);
+	case SUM_BATCH_MAX:
+		return set_cell(ln, col, "%d", s->batch_max);
+	case SUM_HIGH_LO:
+		return set_cell(ln, col, "%d", s->high_lo);
+	case SUM_HIGH_HI:
+		return set_cell(ln, col, "%d", s->high_hi);
+	}
+	return 0;
+}
+
+/* MemFree of the live system through libproc2; -1 when it cannot be had. */
+static long long live_memfree_kib(void)
+{
+	struct meminfo_info *info = NULL;
+	struct meminfo_result *r;
+	long long kib = -1;
+
+	if (procps_meminfo_new(&info) < 0)
+		return -1;
+	r = procps_meminfo_get(info, MEMINFO_MEM_FREE);
+	if (r)
+		kib = (long long)r->result.ul_int;
+	procps_meminfo_unref(&info);
+	return kib;
+}
+
+static int print_summary(const struct zoneinfo *zi, const struct filter *f,
+			 const struct out_opts *out, const struct colsel *sel, bool live)
+{
+	struct libscols_table *tb = columns_table(summary_columns, sel, out, "zones");
+	long long memfree_kib = -1;
+	int rc = 0;
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t c = 0; c < sel->n; c++)
+		if (sel->idx[c] == SUM_FREE_PCT && live)
+			memfree_kib = live_memfree_kib();
+	for (size_t i = 0; i < zi->nzones && !rc; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+		struct libscols_line *ln;
+		struct zone_sum s;
+
+		if (!z->npagesets || !zone_selected(f, z))
+			continue;
+		zone_sum(z, f, &s);
+		if (!s.cpus)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln) {
+			rc = -ENOMEM;
+			break;
+		}
+		for (size_t c = 0; c < sel->n && !rc; c++)
+			rc = summary_cell(ln, c, sel->idx[c], z, &s, memfree_kib);
+	}
+	if (!rc)
+		rc = scols_print_table(tb) ? -EIO : 0;
+	scols_unref_table(tb);
+	return rc;
+}
+
+int cmd_show(const char *root, const struct show_opts *o)
+{
+	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
+	size_t ntbl = o->summary ? NELEM(summary_columns) : NELEM(pageset_columns);
+	struct colsel sel = { 0 };
+	struct zoneinfo zi;
+	struct filter f;
+	struct kernel *k;
+	const char *bad;
+	int rc;
+
+	/* A bad -o is a usage error even when zoneinfo cannot be read. */
+	rc = colsel_make(tbl, ntbl, "NODE", &o->out, &sel, &bad);
+	colsel_free(&sel);
+	if (rc == -EINVAL) {
+		pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
+			  (int)strcspn(bad, ","), bad);
+		return EXIT_USAGE;
+	}
+	if (filter_make(o, &f))
+		return EXIT_USAGE;
+	k = kernel_open(root);
+	if (!k) {
+		filter_free(&f);
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = kernel_load_zoneinfo(k, &zi);
+	k->ops->close(k);
+	if (rc) {
+		filter_free(&f);
+		return EXIT_FAIL;
+	}
+
+	const char *defaults = o->summary ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
+			       (zi.pageset_fields & (1u << ZI_HIGH_MIN)) ?
+			       "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
+			       "NODE,ZONE,CPU,COUNT,HIGH,BATCH";
+
+	rc = colsel_make(tbl, ntbl, defaults, &o->out, &sel, &bad);
+	if (rc) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+	} else {
+		rc = o->summary ? print_summary(&zi, &f, &o->out, &sel, root[0] == '\0') :
+				  print_pagesets(&zi, &f, &o->out, &sel);
+		if (rc) {
+			pcp_error("cannot print: %s", strerror(-rc));
+			rc = EXIT_FAIL;
+		}
+	}
+	colsel_free(&sel);
+	zoneinfo_free(&zi);
+	filter_free(&f);
+	return rc;
+}
+
+void show_columns_help(FILE *out)
+{
+	fputs("\nColumns of show:\n", out);
+	columns_help(out, pageset_columns, NELEM(pageset_columns));
+	fputs("\nColumns of show --summary:\n", out);
+	columns_help(out, summary_columns, NELEM(summary_columns));
+}

@@ -1,0 +1,22 @@
+/* pcpctl show: pagesets and per-zone summaries. */
+#ifndef PCPCTL_SHOW_H
+#define PCPCTL_SHOW_H
+
+#include <stdbool.h>
+
+#include "columns.h"
+
+struct show_opts {
+	struct out_opts out;
+	const char *nodes;	/* --node LIST */
+	const char *zones;	/* --zone NAME[,NAME] */
+	const char *cpus;	/* --cpu LIST */
+	bool summary;
+};
+
+int cmd_show(const char *root, const struct show_opts *opts);
+
+/* For --help: the column tables. */
+void show_columns_help(FILE *out);
+
+#endif

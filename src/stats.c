@@ -1,0 +1,164 @@
+/*
+ * stats.c - summary statistics for pcpctl sweep
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "stats.h"
+
+static int check_samples(const double *x, size_t n)
+{
+	size_t i;
+
+	if (!x || n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EDOM;
+	return 0;
+}
+
+int stats_min(const double *x, size_t n, double *out)
+{
+	size_t i;
+	double m;
+	int rc = check_samples(x, n);
+
+	if (rc < 0)
+		return rc;
+	m = x[0];
+	for (i = 1; i < n; i++)
+		if (x[i] < m)
+			m = x[i];
+	*out = m;
+	return 0;
+}
+
+int stats_max(const double *x, size_t n, double *out)
+{
+	size_t i;
+	double m;
+	int rc = check_samples(x, n);
+
+	if (rc < 0)
+		return rc;
+	m = x[0];
+	for (i = 1; i < n; i++)
+		if (x[i] > m)
+			m = x[i];
+	*out = m;
+	return 0;
+}
+
+int stats_mean(const double *x, size_t n, double *out)
+{
+	size_t i;
+	double sum = 0;
+	int rc = check_samples(x, n);
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	/* finite samples can still overflow when summed */
+	if (!isfinite(sum))
+		return -EDOM;
+	*out = sum / (double)n;
+	return 0;
+}
+
+int stats_hmean(const double *x, size_t n, double *out)
+{
+	size_t i;
+	double inv = 0;
+	bool zero = false;
+	int rc = check_samples(x, n);
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (x[i] < 0)
+			return -EDOM;
+		if (x[i] == 0)
+			zero = true;
+		else
+			inv += 1.0 / x[i];
+	}
+	/* inv overflows to inf for denormal samples: the limit is 0 as well */
+	*out = zero || isinf(inv) ? 0.0 : (double)n / inv;
+	return 0;
+}
+
+int stats_stddev(const double *x, size_t n, double *out)
+{
+	size_t i;
+	double mean, ss = 0;
+	int rc;
+
+	if (n < 2)
+		return -EINVAL;
+	rc = stats_mean(x, n, &mean);
+	if (rc < 0)
+		return rc;
+	/* two passes: summing squares of deviations avoids the cancellation
+	 * of sum(x^2) - n*mean^2 when the spread is small against the mean,
+	 * which is the usual case for throughput samples */
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	if (!isfinite(ss))
+		return -EDOM;
+	*out = sqrt(ss / (double)(n - 1));
+	return 0;
+}
+
+int stats_cv(const double *x, size_t n, double *out)
+{
+	double mean, sd;
+	int rc;
+
+	rc = stats_stddev(x, n, &sd);
+	if (rc < 0)
+		return rc;
+	rc = stats_mean(x, n, &mean);
+	if (rc < 0)
+		return rc;
+	if (mean <= 0)
+		return -EDOM;
+	*out = sd / mean;
+	return 0;
+}
+
+int stats_change_pct(double value, double baseline, double *out)
+{
+	double r;
+
+	if (!isfinite(value) || !isfinite(baseline) || baseline <= 0)
+		return -EDOM;
+	r = (value - baseline) / baseline * 100.0;
+	if (!isfinite(r))
+		return -EDOM;
+	*out = r;
+	return 0;
+}
+
+int stats_summarize(const double *x, size_t n, struct stats_summary *out)
+{
+	struct stats_summary s = { .n = n };
+	size_t i;
+	int rc;
+
+	rc = check_samples(x, n);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++)
+		if (x[i] < 0)
+			return -EDOM;
+	if ((rc = stats_min(x, n, &s.min)) < 0 ||
+	    (rc = stats_max(x, n, &s.max)) < 0 ||
+	    (rc = stats_mean(x, n, &s.mean)) < 0 ||
+	    (rc = stats_hmean(x, n, &s.hmean)) < 0)
+		return rc;
+	s.has_cv = stats_cv(x, n, &s.cv) == 0;
+	*out = s;
+	return 0;
+}

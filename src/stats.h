@@ -1,0 +1,61 @@
+/*
+ * stats.h - summary statistics for pcpctl sweep
+ *
+ * The summaries follow mmtests: throughput is reported as a harmonic mean
+ * (Hmean), because averaging rates arithmetically overweights the fast
+ * intervals.
+ *
+ * Error convention, shared by every function: nothing is computed from an
+ * empty set (-EINVAL), and a result that is undefined for the given samples
+ * is refused with -EDOM instead of being returned as NaN or infinity.  A
+ * non-finite sample (NaN, +-inf) is always -EDOM.  On error *out is left
+ * unchanged.
+ */
+#ifndef PCPCTL_STATS_H
+#define PCPCTL_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+int stats_min(const double *x, size_t n, double *out);
+int stats_max(const double *x, size_t n, double *out);
+int stats_mean(const double *x, size_t n, double *out);
+
+/*
+ * Harmonic mean n / sum(1/x).  A zero sample gives 0, the limit as that
+ * sample goes to 0 (an interval without progress drags the mean down to
+ * nothing, which is what a stall means for throughput).  A negative sample
+ * is -EDOM: a harmonic mean over mixed signs is meaningless.
+ */
+int stats_hmean(const double *x, size_t n, double *out);
+
+/* Sample standard deviation (n - 1 in the denominator): n < 2 is -EINVAL. */
+int stats_stddev(const double *x, size_t n, double *out);
+
+/*
+ * Coefficient of variation: sample standard deviation / mean.  n < 2 is
+ * -EINVAL; a mean <= 0 is -EDOM (the ratio only says something about
+ * positive quantities such as throughput).
+ */
+int stats_cv(const double *x, size_t n, double *out);
+
+/*
+ * Change of value against baseline in percent: (value - baseline) /
+ * baseline * 100, positive when value is larger.  A baseline <= 0 is -EDOM.
+ */
+int stats_change_pct(double value, double baseline, double *out);
+
+struct stats_summary {
+	size_t n;
+	double min, max, mean, hmean;
+	bool has_cv;		/* false when n < 2 or mean <= 0 */
+	double cv;		/* valid only when has_cv */
+};
+
+/*
+ * All of the above at once.  Needs n >= 1 and finite samples that are all
+ * >= 0 (throughput); otherwise -EINVAL or -EDOM as above.
+ */
+int stats_summarize(const double *x, size_t n, struct stats_summary *out);
+
+#endif /* PCPCTL_STATS_H */

@@ -1,0 +1,593 @@
+/*
+ * workload.c - page_fault1 and external workloads for pcpctl sweep
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "workload.h"
+
+/*
+ * 128 rather than 64 bytes per task: x86's adjacent-line prefetcher pulls
+ * lines in pairs, so counters 64 bytes apart would still bounce between
+ * the cores and cost the workload more than the page fault it counts.
+ */
+#define PF1_SLOT_BYTES	128
+
+struct pf1_slot {
+	_Alignas(PF1_SLOT_BYTES) _Atomic uint_least64_t ops;
+	_Atomic int err;	/* errno of the task's failure, 0 while it runs */
+};
+
+static double ts_sec(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+static struct timespec ts_add(const struct timespec *ts, double s)
+{
+	double whole = floor(s);
+	struct timespec r = {
+		.tv_sec = ts->tv_sec + (time_t)whole,
+		.tv_nsec = ts->tv_nsec + (long)((s - whole) * 1e9),
+	};
+
+	if (r.tv_nsec >= 1000000000L) {
+		r.tv_sec++;
+		r.tv_nsec -= 1000000000L;
+	}
+	return r;
+}
+
+static bool stopped(volatile sig_atomic_t *stop)
+{
+	return stop && *stop;
+}
+
+/* Sleep until an absolute CLOCK_MONOTONIC deadline.  clock_nanosleep is
+ * never restarted after a signal handler, so a handler that sets *stop
+ * wakes us even when it was installed with SA_RESTART. */
+static int sleep_until(const struct timespec *deadline,
+		       volatile sig_atomic_t *stop)
+{
+	for (;;) {
+		int rc;
+
+		if (stopped(stop))
+			return -EINTR;
+		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL);
+		if (rc == 0)
+			return stopped(stop) ? -EINTR : 0;
+		if (rc != EINTR)
+			return -rc;
+	}
+}
+
+static pid_t reap(pid_t pid, int *status, int flags)
+{
+	pid_t r;
+
+	do
+		r = waitpid(pid, status, flags);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* page_fault1                                                        */
+
+static void pf1_fail(struct pf1_slot *slot, int err)
+{
+	atomic_store_explicit(&slot->err, err, memory_order_relaxed);
+	_exit(1);
+}
+
+__attribute__((noreturn))
+static void pf1_task(struct pf1_slot *slot, cpu_set_t *set, size_t setsize,
+		     int ready_fd, int go_fd, size_t len, long pagesz,
+		     pid_t parent)
+{
+	uint_least64_t ops = 0;
+	int err = 0;
+	char c;
+
+	/* a parent killed with SIGKILL cannot reap us: die with it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		err = errno;
+	else if (getppid() != parent)
+		_exit(1);
+	/* the parent ends us with SIGKILL; a terminal's ^C is its business */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+
+	if (!err && sched_setaffinity(0, setsize, set) < 0)
+		err = errno;
+	/* one int is below PIPE_BUF: the parent gets whole reports */
+	if (write(ready_fd, &err, sizeof(err)) != (ssize_t)sizeof(err) || err)
+		_exit(1);
+	close(ready_fd);
+
+	/* the barrier: the parent closes the write end once all are ready */
+	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(go_fd);
+
+	for (;;) {
+		volatile char *p;
+		size_t off;
+
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			pf1_fail(slot, errno);
+		/* Huge pages would bypass the order-0 per-CPU lists this
+		 * workload exists to stress.  Failure means the kernel has
+		 * no THP, which is what we want anyway. */
+		(void)madvise((void *)p, len, MADV_NOHUGEPAGE);
+		for (off = 0; off < len; off += (size_t)pagesz) {
+			p[off] = 1;
+			/* only this task writes its counter: a relaxed
+			 * store is a plain move, no locked instruction */
+			atomic_store_explicit(&slot->ops, ++ops,
+					      memory_order_relaxed);
+		}
+		if (munmap((void *)p, len) < 0)
+			pf1_fail(slot, errno);
+	}
+}
+
+struct pf1_run {
+	struct pf1_slot *slots;
+	size_t nslots;
+	pid_t *pids;		/* 0 once reaped */
+	size_t npids;
+	int ready[2];
+	int go[2];
+};
+
+static uint_least64_t pf1_total(const struct pf1_run *r)
+{
+	uint_least64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->npids; i++)
+		sum += atomic_load_explicit(&r->slots[i].ops,
+					    memory_order_relaxed);
+	return sum;
+}
+
+/* A task only ever stops by failing: report its error, or -ECHILD when
+ * it was killed from outside without a word. */
+static int pf1_check(struct pf1_run *r)
+{
+	bool died = false;
+	size_t i;
+
+	for (i = 0; i < r->npids; i++) {
+		int st;
+
+		if (r->pids[i] && reap(r->pids[i], &st, WNOHANG) == r->pids[i]) {
+			r->pids[i] = 0;
+			died = true;
+		}
+	}
+	for (i = 0; i < r->npids; i++) {
+		int err = atomic_load_explicit(&r->slots[i].err,
+					       memory_order_relaxed);
+		if (err)
+			return -err;
+	}
+	return died ? -ECHILD : 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void pf1_cleanup(struct pf1_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npids; i++)
+		if (r->pids[i])
+			kill(r->pids[i], SIGKILL);
+	for (i = 0; i < r->npids; i++)
+		if (r->pids[i])
+			reap(r->pids[i], NULL, 0);
+	free(r->pids);
+	if (r->slots)
+		munmap(r->slots, r->nslots * sizeof(*r->slots));
+	close_fd(&r->ready[0]);
+	close_fd(&r->ready[1]);
+	close_fd(&r->go[0]);
+	close_fd(&r->go[1]);
+}
+
+static int pf1_start(struct pf1_run *r, const struct pf1_config *cfg,
+		     size_t len, long pagesz)
+{
+	pid_t parent = getpid();
+	size_t i;
+
+	for (i = 0; i < cfg->ncpus; i++) {
+		int cpu = cfg->cpus[i];
+		size_t setsize = CPU_ALLOC_SIZE(cpu + 1);
+		cpu_set_t *set = CPU_ALLOC(cpu + 1);
+		pid_t pid;
+
+		if (!set)
+			return -ENOMEM;
+		CPU_ZERO_S(setsize, set);
+		CPU_SET_S(cpu, setsize, set);
+		pid = fork();
+		if (pid == 0) {
+			close(r->ready[0]);
+			close(r->go[1]);
+			pf1_task(&r->slots[i], set, setsize, r->ready[1],
+				 r->go[0], len, pagesz, parent);
+		}
+		CPU_FREE(set);
+		if (pid < 0)
+			return -errno;
+		r->pids[r->npids++] = pid;
+	}
+	/* with our copy closed, EOF tells us every task has gone */
+	close_fd(&r->ready[1]);
+
+	for (i = 0; i < cfg->ncpus; i++) {
+		int err;
+		ssize_t n;
+
+		do
+			n = read(r->ready[0], &err, sizeof(err));
+		while (n < 0 && errno == EINTR && !stopped(cfg->stop));
+		if (stopped(cfg->stop))
+			return -EINTR;
+		if (n < 0)
+			return -errno;
+		if (n != (ssize_t)sizeof(err)) {
+			int rc = pf1_check(r);
+
+			return rc < 0 ? rc : -ECHILD;
+		}
+		if (err)
+			return -err;
+	}
+	return 0;
+}
+
+int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
+{
+	struct pf1_run r = { .ready = { -1, -1 }, .go = { -1, -1 } };
+	struct timespec t0, prev_t, now, deadline;
+	uint_least64_t prev_ops, ops;
+	double interval, nq, *out = NULL;
+	size_t len, n, i;
+	long pagesz = sysconf(_SC_PAGESIZE);
+	int rc;
+
+	if (!cfg || !samples || !nsamples || !cfg->cpus || cfg->ncpus == 0 ||
+	    !(cfg->duration_s > 0) || !(cfg->warmup_s >= 0) ||
+	    !(cfg->interval_s >= 0) || !isfinite(cfg->duration_s) ||
+	    !isfinite(cfg->warmup_s) || !isfinite(cfg->interval_s))
+		return -EINVAL;
+	for (i = 0; i < cfg->ncpus; i++)
+		if (cfg->cpus[i] < 0 || cfg->cpus[i] == INT_MAX)
+			return -EINVAL;
+	interval = cfg->interval_s > 0 ? cfg->interval_s : PF1_DEFAULT_INTERVAL_S;
+	len = cfg->map_bytes ? cfg->map_bytes : PF1_DEFAULT_MAP_BYTES;
+	if (pagesz <= 0 || len < (size_t)pagesz)
+		return -EINVAL;
+	nq = round(cfg->duration_s / interval);
+	if (nq > (double)(SIZE_MAX / sizeof(double)))
+		return -EINVAL;
+	n = nq < 1 ? 1 : (size_t)nq;
+
+	out = malloc(n * sizeof(*out));
+	r.pids = calloc(cfg->ncpus, sizeof(*r.pids));
+	if (!out || !r.pids) {
+		rc = -ENOMEM;
+		goto done;
+	}
+	r.nslots = cfg->ncpus;
+	r.slots = mmap(NULL, r.nslots * sizeof(*r.slots), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r.slots == MAP_FAILED) {
+		r.slots = NULL;
+		rc = -errno;
+		goto done;
+	}
+	if (pipe2(r.ready, O_CLOEXEC) < 0 || pipe2(r.go, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto done;
+	}
+
+	rc = pf1_start(&r, cfg, len, pagesz);
+	if (rc < 0)
+		goto done;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	close_fd(&r.go[1]);
+
+	deadline = ts_add(&t0, cfg->warmup_s);
+	if ((rc = sleep_until(&deadline, cfg->stop)) < 0 ||
+	    (rc = pf1_check(&r)) < 0)
+		goto done;
+	clock_gettime(CLOCK_MONOTONIC, &prev_t);
+	prev_ops = pf1_total(&r);
+	t0 = prev_t;
+
+	for (i = 0; i < n; i++) {
+		/* absolute deadlines: a late wakeup does not shift the rest */
+		deadline = ts_add(&t0, interval * (double)(i + 1));
+		if ((rc = sleep_until(&deadline, cfg->stop)) < 0 ||
+		    (rc = pf1_check(&r)) < 0)
+			goto done;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ops = pf1_total(&r);
+		out[i] = (double)(ops - prev_ops) / (ts_sec(&now) - ts_sec(&prev_t));
+		prev_ops = ops;
+		prev_t = now;
+	}
+	*samples = out;
+	*nsamples = n;
+	out = NULL;
+done:
+	pf1_cleanup(&r);
+	free(out);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* external workloads                                                 */
+
+struct outbuf {
+	char *data;
+	size_t len, cap;
+};
+
+/* Read what the pipe has; -EAGAIN when empty for now, 0 at EOF, 1 after
+ * reading something. */
+static int outbuf_read(struct outbuf *b, int fd)
+{
+	ssize_t n;
+
+	if (b->cap - b->len < 4096) {
+		size_t cap = b->cap ? b->cap * 2 : 8192;
+		char *p;
+
+		if (cap < b->cap)
+			return -ENOMEM;
+		p = realloc(b->data, cap);
+		if (!p)
+			return -ENOMEM;
+		b->data = p;
+		b->cap = cap;
+	}
+	/* keep one byte for the terminating NUL */
+	n = read(fd, b->data + b->len, b->cap - b->len - 1);
+	if (n < 0)
+		return errno == EINTR ? 1 : -errno;
+	if (n == 0)
+		return 0;
+	/* regexec stops at a NUL: keep the text after one searchable */
+	for (ssize_t i = 0; i < n; i++)
+		if (b->data[b->len + i] == '\0')
+			b->data[b->len + i] = ' ';
+	b->len += (size_t)n;
+	b->data[b->len] = '\0';
+	return 1;
+}
+
+/* What the group wrote before it was killed.  Stragglers that left the
+ * group may hold the pipe open forever: take what is there, never wait. */
+static int outbuf_drain(struct outbuf *b, int fd)
+{
+	int rc;
+
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
+		return -errno;
+	while ((rc = outbuf_read(b, fd)) == 1)
+		;
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+static int parse_metric(const regex_t *re, const char *text, double *metric)
+{
+	regmatch_t m[2];
+	const regmatch_t *g;
+	locale_t c;
+	char *s, *end;
+	double v;
+	int rc;
+
+	if (regexec(re, text, 2, m, 0) != 0)
+		return -ENOMSG;
+	g = re->re_nsub >= 1 && m[1].rm_so >= 0 ? &m[1] : &m[0];
+	s = strndup(text + g->rm_so, (size_t)(g->rm_eo - g->rm_so));
+	if (!s)
+		return -ENOMEM;
+	/* benchmarks print C-locale numbers whatever our locale is */
+	c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!c) {
+		rc = -errno;
+		free(s);
+		return rc;
+	}
+	errno = 0;
+	v = strtod_l(s, &end, c);
+	rc = end == s || *end != '\0' || errno == ERANGE || !isfinite(v) ?
+		-EBADMSG : 0;
+	freelocale(c);
+	free(s);
+	if (rc == 0 && metric)
+		*metric = v;
+	return rc;
+}
+
+__attribute__((noreturn))
+static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
+{
+	sigset_t none;
+	int e;
+
+	setpgid(0, 0);
+	/* a handler-less exec keeps the mask and SIG_IGN: undo ours */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (dup2(nullfd, STDIN_FILENO) < 0 ||
+	    (outfd >= 0 && dup2(outfd, STDOUT_FILENO) < 0)) {
+		e = errno;
+	} else {
+		execvp(argv[0], argv);
+		e = errno;
+	}
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int exit_code(int status)
+{
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int ext_run(char *const argv[], const char *metric_regex,
+	    volatile sig_atomic_t *stop,
+	    double *wall_s, double *metric, int *exit_status)
+{
+	struct outbuf out = { 0 };
+	struct timespec t0, t1;
+	struct pollfd pfd[2];
+	regex_t re;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int nullfd = -1, pidfd = -1, status = 0, e, rc = 0;
+	bool have_re = false, exited = false;
+	pid_t pid = -1;
+	ssize_t n;
+
+	if (!argv || !argv[0])
+		return -EINVAL;
+	if (metric_regex) {
+		if (regcomp(&re, metric_regex, REG_EXTENDED) != 0)
+			return -EINVAL;
+		have_re = true;
+		if (pipe2(outp, O_CLOEXEC) < 0) {
+			rc = -errno;
+			goto done;
+		}
+	}
+	if (pipe2(errp, O_CLOEXEC) < 0 ||
+	    (nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+		rc = -errno;
+		goto done;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		goto done;
+	}
+	if (pid == 0)
+		ext_child(argv, nullfd, outp[1], errp[1]);
+	/* both sides set the group: whichever runs first, kill(-pid) works */
+	setpgid(pid, pid);
+	close_fd(&errp[1]);
+	close_fd(&outp[1]);
+	close_fd(&nullfd);
+
+	pidfd = (int)pidfd_open(pid, 0);
+	if (pidfd < 0) {
+		rc = -errno;
+		goto done;
+	}
+	/* EOF when exec succeeded (close-on-exec), an errno when it failed */
+	do
+		n = read(errp[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e)) {
+		rc = -e;
+		goto done;
+	}
+
+	pfd[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = outp[0], .events = POLLIN };
+	while (!exited) {
+		/* poll is never restarted after a handler: *stop is seen */
+		if (stopped(stop)) {
+			rc = -EINTR;
+			goto done;
+		}
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			goto done;
+		}
+		if (pfd[1].revents) {
+			rc = outbuf_read(&out, outp[0]);
+			if (rc < 0)
+				goto done;
+			if (rc == 0)
+				pfd[1].fd = -1;
+			rc = 0;
+		}
+		if (pfd[0].revents) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			exited = true;
+		}
+	}
+done:
+	if (pid > 0) {
+		/* ESRCH when nothing is left of the group: fine */
+		kill(-pid, SIGKILL);
+		if (reap(pid, &status, 0) < 0 && rc == 0)
+			rc = -errno;
+	}
+	if (rc == 0 && have_re) {
+		rc = outbuf_drain(&out, outp[0]);
+		if (rc == 0)
+			rc = parse_metric(&re, out.data ? out.data : "", metric);
+	}
+	if (exited) {
+		if (wall_s)
+			*wall_s = ts_sec(&t1) - ts_sec(&t0);
+		if (exit_status)
+			*exit_status = exit_code(status);
+	}
+	if (have_re)
+		regfree(&re);
+	free(out.data);
+	close_fd(&pidfd);
+	close_fd(&nullfd);
+	close_fd(&outp[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[0]);
+	close_fd(&errp[1]);
+	return rc;
+}

@@ -1,0 +1,89 @@
+/*
+ * workload.h - the workloads that pcpctl sweep measures
+ *
+ * page_fault1 is our own implementation of the will-it-scale test of that
+ * name: every task maps a private anonymous region, writes one byte per
+ * page, unmaps it and starts over, so each page costs one allocation and
+ * one free through the per-CPU page lists.  One op is one page touched.
+ *
+ * Both runners fork; they reap every child they start before returning, on
+ * success and on every error path, and never call exit().
+ */
+#ifndef PCPCTL_WORKLOAD_H
+#define PCPCTL_WORKLOAD_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/* will-it-scale's MEMSIZE: large enough that each loop frees pages in
+ * bulk, small enough to run one task per CPU on modest machines */
+#define PF1_DEFAULT_MAP_BYTES	((size_t)128 << 20)
+#define PF1_DEFAULT_INTERVAL_S	1.0
+
+struct pf1_config {
+	const int *cpus;	/* one task pinned to each of these CPU ids */
+	size_t ncpus;
+	double duration_s;	/* measured time, after the warmup */
+	double warmup_s;	/* run but discarded, >= 0 */
+	double interval_s;	/* sampling period; 0 means PF1_DEFAULT_INTERVAL_S */
+	size_t map_bytes;	/* region per loop; 0 means PF1_DEFAULT_MAP_BYTES */
+	/*
+	 * Optional.  When it becomes non-zero the run ends early with -EINTR.
+	 * It is checked at every sampling tick and whenever a signal
+	 * interrupts the sampler's sleep, so setting it from a signal handler
+	 * ends the run at once (with or without SA_RESTART).
+	 */
+	volatile sig_atomic_t *stop;
+};
+
+/*
+ * Run page_fault1 and return the throughput of each interval after the
+ * warmup in ops/s (all tasks together), in a malloc()ed array the caller
+ * frees.  Rates are computed from CLOCK_MONOTONIC time actually elapsed
+ * between two samples, not from the nominal interval.  The number of
+ * samples is duration_s / interval_s rounded to nearest, at least 1.
+ *
+ * Returns 0, or a negative errno:
+ *   -EINVAL  bad configuration (no CPUs, negative CPU id, non-positive
+ *            duration or interval, negative warmup, map smaller than a page)
+ *   -EINTR   *stop became non-zero
+ *   -ECHILD  a task died without reporting an error (e.g. the OOM killer)
+ *   other    a task's own failure (sched_setaffinity: -EINVAL for an
+ *            offline CPU; mmap: -ENOMEM), or fork/pipe/mmap in the parent
+ * On error *samples and *nsamples are left unchanged.
+ */
+int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples);
+
+/*
+ * Run an external workload: fork, execvp(argv[0], argv), wait for it.
+ * The child gets its own process group and /dev/null as stdin, so a
+ * terminal's ^C reaches only pcpctl, which then ends the whole group.
+ *
+ * wall_s: CLOCK_MONOTONIC time from fork to exit (optional, may be NULL).
+ * exit_status: as a shell reports it: the exit code, or 128 + the signal
+ *   number when it was killed (optional).
+ * metric_regex: NULL to leave stdout alone; otherwise stdout is captured
+ *   (not shown) and the first match of this POSIX extended regex is parsed
+ *   as a double (C locale) into *metric: its first group if it has one and
+ *   that group took part in the match, the whole match otherwise.  The
+ *   parsed text must be a number and nothing else.
+ * stop: optional, as in struct pf1_config; when set the process group is
+ *   killed and -EINTR returned.
+ *
+ * Whatever the workload's exit status, the process group is killed once
+ * its leader exits, so stragglers cannot disturb the next measurement.
+ *
+ * Returns 0, or a negative errno:
+ *   -EINVAL  empty argv, or metric_regex does not compile
+ *   -EINTR   *stop became non-zero
+ *   -ENOMSG  the regex did not match the output (wall_s and exit_status
+ *            are still filled in)
+ *   -EBADMSG the matched text is not a number (likewise)
+ *   -ENOSYS  the kernel lacks pidfd_open (Linux < 5.3)
+ *   other    exec failed (e.g. -ENOENT, -EACCES), or fork/pipe/read
+ */
+int ext_run(char *const argv[], const char *metric_regex,
+	    volatile sig_atomic_t *stop,
+	    double *wall_s, double *metric, int *exit_status);
+
+#endif /* PCPCTL_WORKLOAD_H */

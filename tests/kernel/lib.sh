@@ -1,0 +1,204 @@
+# shellcheck shell=bash
+# Shared pieces for booting kernels under QEMU (TCG) with a busybox initramfs.
+#
+# Sourced by tests/kernel/capture-zoneinfo and tests/kernel/run.
+#
+# Channels: the guest's kernel console is ttyS0 (kept in console.log for
+# debugging); the guest's test output goes to a second UART, ttyS1, which the
+# host records in data.log.  Inside data.log, files are framed by marker lines
+#   @@KT-BEGIN <name>@@ ... @@KT-END <name> rc=<n>@@
+# and the guest ends with @@KT-DONE@@ so the host can tell a clean finish from
+# a crash or a timeout.  kt_section extracts one framed block.
+
+KT_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KT_CACHE=${PCPCTL_KCACHE:-/var/cache/pcpctl-kernel}
+KT_QEMU_TIMEOUT=${KT_QEMU_TIMEOUT:-900}
+
+kt_log() { printf '[kt] %s\n' "$*" >&2; }
+kt_die() { printf '[kt] error: %s\n' "$*" >&2; exit 1; }
+
+# kt_need_pkgs PKG... : apt-get install whatever is not installed yet.
+kt_need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	kt_log "installing: ${missing[*]}"
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		"${missing[@]}" >&2; then
+		apt-get update >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			"${missing[@]}" >&2
+	fi
+}
+
+kt_need_boot_tools() {
+	kt_need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
+}
+
+# kt_debian_kernel_pkg SERIES : newest Debian cloud kernel package name of a
+# series (6.1 or 6.12).  PCPCTL_DEBIAN_KPKG_6_1 / _6_12 override it.
+kt_debian_kernel_pkg() {
+	local series=$1 var pat
+	var=PCPCTL_DEBIAN_KPKG_${series//./_}
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+		return
+	fi
+	case $series in
+	6.1) pat='^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' ;;
+	6.12) pat='^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$' ;;
+	*) kt_die "unknown kernel series $series" ;;
+	esac
+	apt-cache pkgnames linux-image-6. | grep -E "$pat" | sort -V | tail -n1
+}
+
+# kt_debian_kernel SERIES : download and unpack a stock Debian kernel into the
+# cache (once); prints the path of its vmlinuz.
+kt_debian_kernel() {
+	local series=$1 pkg dir deb
+	pkg=$(kt_debian_kernel_pkg "$series")
+	[ -n "$pkg" ] || kt_die "no Debian cloud kernel package found for $series (apt-get update?)"
+	dir=$KT_CACHE/debian/$pkg
+	if [ ! -f "$dir/.done" ]; then
+		kt_log "fetching $pkg"
+		rm -rf "$dir"
+		mkdir -p "$dir/deb"
+		(cd "$dir/deb" && apt-get download "$pkg" >&2)
+		deb=$(ls "$dir"/deb/*.deb)
+		dpkg-deb -x "$deb" "$dir/root"
+		dpkg-deb -f "$deb" Package Version >"$dir/package"
+		touch "$dir/.done"
+	fi
+	ls "$dir"/root/boot/vmlinuz-* | head -n1
+}
+
+# kt_debian_kernel_version VMLINUZ : "package version" line recorded at unpack.
+kt_debian_kernel_desc() {
+	local d
+	d=$(dirname "$(dirname "$(dirname "$1")")")
+	if [ -f "$d/package" ]; then tr '\n' ' ' <"$d/package" | sed 's/ $//'; fi
+}
+
+# kt_mk_initramfs OUT GUEST_SCRIPT [SRC:DST]... : busybox initramfs whose init
+# mounts the usual file systems and runs GUEST_SCRIPT (as /kt/guest) with its
+# output on ttyS1.  Extra files are copied to DST inside the image.  Files
+# under KT_INITRAMFS_EXTRA_DIR (if set) are merged in as a tree.
+kt_mk_initramfs() {
+	local out=$1 guest=$2 root spec
+	shift 2
+	root=$(mktemp -d "${TMPDIR:-/tmp}/kt-initramfs.XXXXXX")
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,run,tmp,etc,kt,usr/bin,usr/sbin,root}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$KT_LIBDIR/guest-lib.sh" "$root/kt/lib.sh"
+	cp "$guest" "$root/kt/guest"
+	chmod 755 "$root/kt/guest"
+	for spec in "$@"; do
+		mkdir -p "$root/$(dirname "${spec#*:}")"
+		cp -L "${spec%%:*}" "$root/${spec#*:}"
+	done
+	if [ -n "${KT_INITRAMFS_EXTRA_DIR:-}" ]; then
+		cp -a "$KT_INITRAMFS_EXTRA_DIR/." "$root/"
+	fi
+	cat >"$root/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs -o mode=755 run /run
+mount -t tmpfs tmpfs /tmp
+echo 'root:x:0:0:root:/root:/bin/sh' >/etc/passwd
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+. /kt/lib.sh
+{
+	echo "@@KT-START@@"
+	. /kt/guest
+	echo "@@KT-DONE@@"
+} >/dev/ttyS1 2>&1
+sleep 1
+reboot -f
+EOF
+	chmod 755 "$root/init"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -1 >"$out"
+	rm -rf "$root"
+}
+
+# kt_topology NAME : qemu arguments for a named machine shape.
+#   1cpu          1 CPU, 4 GiB (DMA, DMA32 and Normal populated)
+#   4cpu-2node    4 CPUs, cpus 0-1 on node 0 and 2-3 on node 1, 2 GiB each
+#   cpuless-node  4 CPUs, nodes 0 (cpus 0-1) and 1 (cpus 2-3) with 1 GiB each,
+#                 node 2 with 1 GiB of memory and no CPU
+kt_topology() {
+	case $1 in
+	1cpu) echo "-smp 1 -m 4G" ;;
+	4cpu-2node)
+		echo "-smp 4 -m 4G" \
+			"-object memory-backend-ram,id=m0,size=2G -numa node,nodeid=0,cpus=0-1,memdev=m0" \
+			"-object memory-backend-ram,id=m1,size=2G -numa node,nodeid=1,cpus=2-3,memdev=m1"
+		;;
+	cpuless-node)
+		echo "-smp 4 -m 3G" \
+			"-object memory-backend-ram,id=m0,size=1G -numa node,nodeid=0,cpus=0-1,memdev=m0" \
+			"-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=2-3,memdev=m1" \
+			"-object memory-backend-ram,id=m2,size=1G -numa node,nodeid=2,memdev=m2"
+		;;
+	*) kt_die "unknown topology $1" ;;
+	esac
+}
+
+# kt_quote ARG... : one shell-readable line, quoting only where needed.
+kt_quote() {
+	local a sep=''
+	for a in "$@"; do
+		if [[ $a =~ ^[A-Za-z0-9_=,./:+@%-]+$ ]]; then
+			printf '%s%s' "$sep" "$a"
+		else
+			printf "%s'%s'" "$sep" "${a//\'/\'\\\'\'}"
+		fi
+		sep=' '
+	done
+	echo
+}
+
+# kt_boot KERNEL INITRD OUTDIR TOPOLOGY [KERNEL_ARGS] : boot once; console in
+# OUTDIR/console.log, guest output in OUTDIR/data.log, the command line in
+# OUTDIR/qemu.cmdline.  Returns 0 only when the guest reached @@KT-DONE@@.
+kt_boot() {
+	local kernel=$1 initrd=$2 out=$3 topo=$4 extra=${5:-} cmd rc=0
+	mkdir -p "$out"
+	: >"$out/console.log"
+	: >"$out/data.log"
+	# shellcheck disable=SC2207
+	cmd=(qemu-system-x86_64 -accel tcg -cpu max -machine pc
+		$(kt_topology "$topo")
+		-nodefaults -display none -no-reboot -monitor none
+		-kernel "$kernel" -initrd "$initrd"
+		-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init${extra:+ $extra}"
+		-serial "file:$out/console.log" -serial "file:$out/data.log")
+	kt_quote "${cmd[@]}" >"$out/qemu.cmdline"
+	timeout "$KT_QEMU_TIMEOUT" "${cmd[@]}" </dev/null >"$out/qemu.stdout" 2>&1 || rc=$?
+	sed -i 's/\r$//' "$out/data.log" "$out/console.log"
+	if [ $rc -ne 0 ]; then
+		kt_log "qemu exited with $rc (124 = timeout) for $topo; see $out"
+	fi
+	grep -q '^@@KT-DONE@@$' "$out/data.log"
+}
+
+# kt_section DATALOG NAME : print the body of one framed block.
+kt_section() {
+	awk -v n="$2" '
+		$0 == "@@KT-BEGIN " n "@@" { on = 1; next }
+		on && index($0, "@@KT-END " n " rc=") == 1 { exit }
+		on { print }' "$1"
+}
+
+# kt_transcript DATALOG : the guest output outside framed blocks.
+kt_transcript() {
+	awk '/^@@KT-BEGIN /{ on = 1; next } /^@@KT-END /{ on = 0; next }
+		!on && !/^@@KT-(START|DONE)@@$/ { print }' "$1"
+}
