@@ -1,6 +1,9 @@
 /*
  * sysload.c - what the system did during one sweep point
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stddef.h>
 #include <unistd.h>

@@ -1,7 +1,9 @@
 /*
  * workload.c - page_fault1 and external workloads for pcpctl sweep
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

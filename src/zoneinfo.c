@@ -296,8 +296,6 @@ static int parse_line(struct parser *p, const char *s, const char *e)
 		s++;
 	if (s == e)
 		return 0;
-	if (p->section == BEFORE_ZONES && *s != 'N')
-		return 0;
 
 	switch (*s) {
 	case 'N':

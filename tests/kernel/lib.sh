@@ -202,3 +202,64 @@ kt_transcript() {
 	awk '/^@@KT-BEGIN /{ on = 1; next } /^@@KT-END /{ on = 0; next }
 		!on && !/^@@KT-(START|DONE)@@$/ { print }' "$1"
 }
+
+# kt_source_version SERIES : Debian version of linux-source-SERIES.
+kt_source_version() {
+	dpkg-query -W -f='${Version}' "linux-source-$1"
+}
+
+# kt_build_kernel SERIES PATCH CONFIG_FRAGMENT : build (or reuse) a tinyconfig
+# kernel from Debian's linux-source-SERIES with PATCH applied (PATCH may be
+# empty); prints the path of the cached bzImage.  The cache key is a hash of
+# the patch, the config fragment, the source package version and this
+# function's recipe, so a repeated call with the same inputs builds nothing.
+KT_BUILD_RECIPE=1
+kt_build_kernel() {
+	local series=$1 patch=$2 frag=$3 srcver key dir img tarball line opt val got
+	kt_need_pkgs "linux-source-$series" build-essential flex bison bc \
+		libelf-dev libssl-dev cpio xz-utils python3
+	srcver=$(kt_source_version "$series")
+	key=$({
+		echo "recipe $KT_BUILD_RECIPE series $series source $srcver"
+		[ -n "$patch" ] && cat "$patch"
+		cat "$frag"
+	} | sha256sum | cut -c1-16)
+	img=$KT_CACHE/kernels/$series-$key.bzImage
+	if [ -f "$img" ]; then
+		kt_log "kernel $series ($key) cached"
+		echo "$img"
+		return 0
+	fi
+	tarball=/usr/src/linux-source-$series.tar.xz
+	[ -f "$tarball" ] || kt_die "$tarball missing"
+	dir=$KT_CACHE/build/$series-$key
+	rm -rf "$dir"
+	mkdir -p "$dir" "$KT_CACHE/kernels"
+	kt_log "building kernel $series ($key) in $dir"
+	tar -xf "$tarball" -C "$dir" --strip-components=1
+	if [ -n "$patch" ]; then
+		patch -d "$dir" -p1 --batch --forward <"$patch" >&2 ||
+			kt_die "$patch does not apply to linux-source-$series $srcver"
+	fi
+	(
+		cd "$dir"
+		make -s ARCH=x86_64 tinyconfig >&2
+		./scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
+		make -s ARCH=x86_64 olddefconfig >&2
+	)
+	# every option of the fragment must have survived olddefconfig
+	while IFS= read -r line; do
+		case $line in CONFIG_*=*) ;; *) continue ;; esac
+		opt=${line%%=*}
+		val=${line#*=}
+		got=$(grep -E "^$opt=" "$dir/.config" | cut -d= -f2- || true)
+		[ "$got" = "$val" ] || kt_die "$series: $opt=$val requested, .config has '${got:-unset}'"
+	done <"$frag"
+	(cd "$dir" && make -s ARCH=x86_64 -j"$(($(nproc) + 1))" bzImage >&2) ||
+		kt_die "kernel $series build failed in $dir"
+	cp "$dir/arch/x86/boot/bzImage" "$img.tmp"
+	cp "$dir/.config" "$img.config"
+	mv "$img.tmp" "$img"
+	[ -n "${KT_KEEP_BUILD:-}" ] || rm -rf "$dir"
+	echo "$img"
+}

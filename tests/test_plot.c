@@ -1,0 +1,248 @@
+/*
+ * test_plot.c - the sweep chart is well-formed SVG with one element per point
+ *
+ * Well-formedness and element counts are checked by xmllint (Debian's
+ * libxml2-utils), whose path CTest passes in XMLLINT; without it those
+ * checks are skipped.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "plot.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Aaron Lu's 2017 sweep, batch 31..527 step 31, made-up throughput */
+static struct plot_point sweep[17];
+
+static int setup(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(sweep); i++) {
+		double x = 31.0 * (double)(i + 1);
+		double y = 15e6 + 4e6 * exp(-pow((x - 310) / 150, 2));
+
+		sweep[i] = (struct plot_point){ x, y, y * 0.98, y * 1.01 };
+	}
+	return 0;
+}
+
+struct svg {
+	char path[64];
+};
+
+static void svg_write(struct svg *s, const char *title, const char *xlabel,
+		      const char *ylabel, const struct plot_point *pts,
+		      size_t n, size_t best)
+{
+	FILE *f;
+	int fd;
+
+	strcpy(s->path, "/tmp/test_plot.XXXXXX");
+	fd = mkstemp(s->path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(plot_svg(f, title, xlabel, ylabel, pts, n, best), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const char *xmllint(void)
+{
+	const char *x = getenv("XMLLINT");
+
+	return x && *x ? x : NULL;
+}
+
+/* Run xmllint on the file; with an XPath, return what it printed. */
+static char *lint(const struct svg *s, const char *xpath)
+{
+	char *cmd, *out = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *p;
+
+	if (xpath)
+		assert_true(asprintf(&cmd, "'%s' --xpath '%s' '%s'", xmllint(),
+				     xpath, s->path) > 0);
+	else
+		assert_true(asprintf(&cmd, "'%s' --noout '%s'", xmllint(),
+				     s->path) > 0);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = getdelim(&out, &cap, '\0', p);
+	assert_int_equal(pclose(p), 0);
+	free(cmd);
+	if (len < 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static long count(const struct svg *s, const char *cls, const char *elem)
+{
+	char xpath[160], *out;
+	long n;
+
+	snprintf(xpath, sizeof(xpath),
+		 "count(//*[local-name()=\"%s\"][@class=\"%s\"])", elem, cls);
+	out = lint(s, xpath);
+	assert_non_null(out);
+	n = strtol(out, NULL, 10);
+	free(out);
+	return n;
+}
+
+static char *slurp(const struct svg *s)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(s->path, "r");
+
+	assert_non_null(f);
+	assert_true(getdelim(&buf, &cap, '\0', f) > 0);
+	fclose(f);
+	return buf;
+}
+
+static void svg_check(const struct svg *s, size_t npoints, long nbest)
+{
+	if (!xmllint())
+		skip();
+	free(lint(s, NULL));
+	assert_int_equal(count(s, "point", "circle"), npoints);
+	assert_int_equal(count(s, "best", "circle"), nbest);
+	assert_int_equal(count(s, "best-label", "text"), nbest);
+}
+
+static void test_sweep(void **state)
+{
+	struct svg s;
+	char *text;
+
+	(void)state;
+	svg_write(&s, "page_fault1, 2 tasks", "percpu_pagelist_batch", "ops/s",
+		  sweep, N(sweep), 9);
+	text = slurp(&s);
+	assert_non_null(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""));
+	assert_null(strstr(text, "<script"));
+	assert_non_null(strstr(text, "best: percpu_pagelist_batch = 310, 19.00M ops/s"));
+	/* SI units on the throughput axis */
+	assert_non_null(strstr(text, "M</text>"));
+	free(text);
+	svg_check(&s, N(sweep), 1);
+	unlink(s.path);
+}
+
+static void test_escaping(void **state)
+{
+	/* markup, an invalid UTF-8 byte, a control character, a surrogate
+	 * encoded in UTF-8, and valid multi-byte text */
+	const char *title = "<b>&\"quoted\" 'x'\xff\x01\xed\xa0\x80 \xc2\xb5s";
+	struct plot_point one = { 8, 1000, 1000, 1000 };
+	struct svg s;
+	char *text;
+
+	(void)state;
+	svg_write(&s, title, "a<b", "ops/s & more", &one, 1, 0);
+	text = slurp(&s);
+	assert_non_null(strstr(text, "&lt;b&gt;&amp;&quot;quoted&quot; &apos;x&apos;"
+				     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xc2\xb5s"));
+	assert_null(strstr(text, "\xff"));
+	free(text);
+	svg_check(&s, 1, 1);
+	unlink(s.path);
+}
+
+static void test_unsorted_no_best(void **state)
+{
+	struct plot_point pts[] = {
+		{ 500, 2, 1, 3 }, { 0, 5, 5, 5 }, { 100, 0, 0, 0 },
+	};
+	struct svg s;
+
+	(void)state;
+	svg_write(&s, "t", "x", "y", pts, N(pts), PLOT_NO_BEST);
+	svg_check(&s, N(pts), 0);
+	unlink(s.path);
+}
+
+static void test_decimal_comma_locale(void **state)
+{
+	const char *locales[] = { "de_DE.UTF-8", "fr_FR.UTF-8", "C.UTF-8" };
+	struct plot_point pts[] = { { 0.5, 1.25, 1.125, 1.5 } };
+	struct svg s;
+	char *text;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(locales); i++)
+		if (setlocale(LC_ALL, locales[i]))
+			break;
+	svg_write(&s, "t", "x", "y", pts, N(pts), 0);
+	setlocale(LC_ALL, "C");
+	text = slurp(&s);
+	/* numbers with a dot whatever the locale */
+	assert_null(strstr(text, "r=\"4,"));
+	assert_non_null(strstr(text, "r=\"4\""));
+	free(text);
+	svg_check(&s, 1, 1);
+	unlink(s.path);
+}
+
+static void test_invalid(void **state)
+{
+	struct plot_point nan_pt[] = { { 1, NAN, 0, 1 } };
+	struct plot_point bad_bar[] = { { 1, 5, 6, 7 } };
+	FILE *f = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(plot_svg(f, "t", "x", "y", sweep, 0, PLOT_NO_BEST), -EINVAL);
+	assert_int_equal(plot_svg(f, "t", "x", "y", sweep, 3, 3), -EINVAL);
+	assert_int_equal(plot_svg(f, NULL, "x", "y", sweep, 3, 0), -EINVAL);
+	assert_int_equal(plot_svg(f, "t", "x", "y", nan_pt, 1, 0), -EINVAL);
+	assert_int_equal(plot_svg(f, "t", "x", "y", bad_bar, 1, 0), -EINVAL);
+	fclose(f);
+}
+
+static void test_write_error(void **state)
+{
+	FILE *f = fopen("/dev/full", "w");
+
+	(void)state;
+	if (!f)
+		skip();
+	assert_int_equal(plot_svg(f, "t", "x", "y", sweep, N(sweep), 0), -EIO);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_unsorted_no_best),
+		cmocka_unit_test(test_decimal_comma_locale),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_write_error),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

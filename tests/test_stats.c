@@ -1,0 +1,158 @@
+/*
+ * test_stats.c - summary statistics
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* cmocka's assert_float_equal works in float: too coarse here */
+#define assert_near(a, b, eps) do { \
+	double a_ = (a), b_ = (b); \
+	if (!(fabs(a_ - b_) <= (eps))) \
+		fail_msg("%.17g != %.17g", a_, b_); \
+} while (0)
+
+static void test_min_max_mean(void **state)
+{
+	const double x[] = { 3, -1, 7, 2 };
+	double v;
+
+	(void)state;
+	assert_int_equal(stats_min(x, N(x), &v), 0);
+	assert_near(v, -1, 0);
+	assert_int_equal(stats_max(x, N(x), &v), 0);
+	assert_near(v, 7, 0);
+	assert_int_equal(stats_mean(x, N(x), &v), 0);
+	assert_near(v, 11.0 / 4, 1e-12);
+}
+
+static void test_empty_and_nonfinite(void **state)
+{
+	const double nan_x[] = { 1, NAN, 3 };
+	const double inf_x[] = { 1, INFINITY };
+	const double huge[] = { 1.5e308, 1.5e308 };
+	double v = 42;
+
+	(void)state;
+	assert_int_equal(stats_min(nan_x, 0, &v), -EINVAL);
+	assert_int_equal(stats_mean(NULL, 3, &v), -EINVAL);
+	assert_int_equal(stats_hmean(nan_x, 0, &v), -EINVAL);
+	assert_int_equal(stats_max(nan_x, N(nan_x), &v), -EDOM);
+	assert_int_equal(stats_hmean(inf_x, N(inf_x), &v), -EDOM);
+	/* finite samples whose sum overflows */
+	assert_int_equal(stats_mean(huge, N(huge), &v), -EDOM);
+	/* untouched on error */
+	assert_near(v, 42, 0);
+}
+
+static void test_hmean(void **state)
+{
+	const double x[] = { 1, 2, 4 };
+	const double same[] = { 5, 5, 5, 5 };
+	const double zero[] = { 10, 0, 10 };
+	const double neg[] = { 10, -1, 10 };
+	double v = 42;
+
+	(void)state;
+	assert_int_equal(stats_hmean(x, N(x), &v), 0);
+	assert_near(v, 3 / 1.75, 1e-12);
+	assert_int_equal(stats_hmean(same, N(same), &v), 0);
+	assert_near(v, 5, 1e-12);
+	/* a stalled interval: the limit, not a division by zero */
+	assert_int_equal(stats_hmean(zero, N(zero), &v), 0);
+	assert_near(v, 0, 0);
+	v = 42;
+	assert_int_equal(stats_hmean(neg, N(neg), &v), -EDOM);
+	assert_near(v, 42, 0);
+}
+
+static void test_stddev_cv(void **state)
+{
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	/* large mean, small spread: the naive formula cancels out */
+	const double big[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 };
+	const double one[] = { 5 };
+	const double zero_mean[] = { -1, 1 };
+	double v = 42;
+
+	(void)state;
+	assert_int_equal(stats_stddev(x, N(x), &v), 0);
+	assert_near(v, sqrt(32.0 / 7), 1e-12);
+	assert_int_equal(stats_cv(x, N(x), &v), 0);
+	assert_near(v, sqrt(32.0 / 7) / 5, 1e-12);
+	assert_int_equal(stats_stddev(big, N(big), &v), 0);
+	assert_near(v, 1, 1e-9);
+
+	v = 42;
+	assert_int_equal(stats_stddev(one, N(one), &v), -EINVAL);
+	assert_int_equal(stats_cv(one, N(one), &v), -EINVAL);
+	assert_int_equal(stats_cv(zero_mean, N(zero_mean), &v), -EDOM);
+	assert_near(v, 42, 0);
+}
+
+static void test_change_pct(void **state)
+{
+	double v = 42;
+
+	(void)state;
+	assert_int_equal(stats_change_pct(110, 100, &v), 0);
+	assert_near(v, 10, 1e-12);
+	assert_int_equal(stats_change_pct(15762348, 19291492, &v), 0);
+	assert_true(v < 0);
+	assert_int_equal(stats_change_pct(19291492, 15762348, &v), 0);
+	assert_near(v, 22.39, 0.01);	/* Aaron Lu's +22.3% */
+	v = 42;
+	assert_int_equal(stats_change_pct(1, 0, &v), -EDOM);
+	assert_int_equal(stats_change_pct(1, -5, &v), -EDOM);
+	assert_int_equal(stats_change_pct(NAN, 5, &v), -EDOM);
+	assert_int_equal(stats_change_pct(1e308, 1e-308, &v), -EDOM);
+	assert_near(v, 42, 0);
+}
+
+static void test_summarize(void **state)
+{
+	const double x[] = { 100, 200, 400 };
+	const double one[] = { 7 };
+	const double neg[] = { 1, -1 };
+	struct stats_summary s;
+
+	(void)state;
+	assert_int_equal(stats_summarize(x, N(x), &s), 0);
+	assert_int_equal(s.n, 3);
+	assert_near(s.min, 100, 0);
+	assert_near(s.max, 400, 0);
+	assert_near(s.mean, 700.0 / 3, 1e-9);
+	assert_near(s.hmean, 3 / (0.01 + 0.005 + 0.0025), 1e-9);
+	assert_true(s.has_cv);
+	assert_true(s.hmean <= s.mean);
+
+	assert_int_equal(stats_summarize(one, N(one), &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_near(s.hmean, 7, 0);
+	assert_false(s.has_cv);
+
+	assert_int_equal(stats_summarize(neg, N(neg), &s), -EDOM);
+	assert_int_equal(stats_summarize(x, 0, &s), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_min_max_mean),
+		cmocka_unit_test(test_empty_and_nonfinite),
+		cmocka_unit_test(test_hmean),
+		cmocka_unit_test(test_stddev_cv),
+		cmocka_unit_test(test_change_pct),
+		cmocka_unit_test(test_summarize),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

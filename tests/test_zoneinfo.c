@@ -1,0 +1,267 @@
+/* The parser against real kernels' zoneinfo and against damaged text. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sysroot.h"
+#include "zoneinfo.h"
+
+static void parse_fixture(const char *name, struct zoneinfo *zi)
+{
+	char path[512];
+	struct zi_error err;
+	char *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, name);
+	assert_int_equal(read_whole_file(path, &text, &len), 0);
+	if (zoneinfo_parse(text, len, zi, &err) != 0)
+		fail_msg("%s:%zu: %s", name, err.line, err.message);
+	free(text);
+}
+
+static const struct zi_zone *find_zone(const struct zoneinfo *zi, int node, const char *name)
+{
+	for (size_t i = 0; i < zi->nzones; i++)
+		if (zi->zones[i].node == node && strcmp(zi->zones[i].name, name) == 0)
+			return &zi->zones[i];
+	fail_msg("no node %d zone %s", node, name);
+	return NULL;
+}
+
+static const unsigned old_fields = (1u << ZI_COUNT) | (1u << ZI_HIGH) | (1u << ZI_BATCH);
+static const unsigned new_fields = (1u << ZI_COUNT) | (1u << ZI_HIGH) | (1u << ZI_BATCH) |
+				   (1u << ZI_HIGH_MIN) | (1u << ZI_HIGH_MAX);
+
+static void test_debian_6_1_numa(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("debian-6.1-4cpu-2node.zoneinfo", &zi);
+	/* Every zone of both nodes is printed, populated or not. */
+	assert_int_equal(zi.nzones, 10);
+	assert_int_equal(zi.npagesets, 16);
+	assert_int_equal(zi.pageset_fields, old_fields);
+	z = find_zone(&zi, 0, "Normal");
+	assert_null(z->pagesets);
+	assert_int_equal(z->field[ZI_MANAGED], 0);
+	z = find_zone(&zi, 1, "Normal");
+	assert_int_equal(z->npagesets, 4);
+	assert_int_equal(z->field[ZI_MANAGED], 245230);
+	assert_int_equal(z->pagesets[3].cpu, 3);
+	assert_int_equal(z->pagesets[3].value[ZI_COUNT], 2256);
+	assert_int_equal(z->pagesets[3].value[ZI_HIGH], 3408);
+	assert_int_equal(z->pagesets[3].value[ZI_BATCH], 63);
+	zoneinfo_free(&zi);
+}
+
+static void test_debian_6_1_cpuless_node(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("debian-6.1-cpuless-node-frac8.zoneinfo", &zi);
+	/* A node without CPUs still lists every online CPU in its pagesets. */
+	z = find_zone(&zi, 2, "DMA32");
+	assert_int_equal(z->npagesets, 4);
+	assert_int_equal(z->field[ZI_MANAGED], 257711);
+	/* managed / 8 / all four online CPUs, as the 6.1 kernel splits it */
+	assert_int_equal(z->pagesets[0].value[ZI_HIGH], 257711 / 8 / 4);
+	zoneinfo_free(&zi);
+}
+
+static void test_debian_6_12_lazy_high(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("debian-6.12-4cpu-2node.zoneinfo", &zi);
+	assert_int_equal(zi.npagesets, 16);
+	assert_int_equal(zi.pageset_fields, old_fields);
+	z = find_zone(&zi, 0, "DMA");
+	assert_int_equal(z->pagesets[0].value[ZI_HIGH], 0);
+	assert_int_equal(z->pagesets[0].value[ZI_BATCH], 1);
+	zoneinfo_free(&zi);
+}
+
+static void test_live_6_18(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("live-6.18-2cpu.zoneinfo", &zi);
+	assert_int_equal(zi.nzones, 5);
+	assert_int_equal(zi.npagesets, 6);
+	assert_int_equal(zi.pageset_fields, new_fields);
+	z = find_zone(&zi, 0, "DMA32");
+	assert_int_equal(z->field[ZI_LOW], 8343);
+	assert_int_equal(z->field[ZI_WMARK_HIGH], 10011);
+	assert_int_equal(z->pagesets[1].value[ZI_HIGH_MIN], 4171);
+	assert_int_equal(z->pagesets[1].value[ZI_HIGH_MAX], 48307);
+	zoneinfo_free(&zi);
+}
+
+static void test_4_14_sparse_cpus(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("synthetic-4.14-2node-sparse.zoneinfo", &zi);
+	assert_int_equal(zi.nzones, 8);
+	z = find_zone(&zi, 1, "Normal");
+	assert_int_equal(z->npagesets, 4);
+	assert_int_equal(z->pagesets[2].cpu, 4);
+	assert_int_equal(z->pagesets[3].cpu, 5);
+	assert_int_equal(z->pagesets[3].value[ZI_BATCH], 31);
+	assert_int_equal(z->pagesets[3].value[ZI_HIGH], 186);
+	zoneinfo_free(&zi);
+}
+
+/* A minimal zone in the 6.13+ layout, with room for extra lines. */
+#define HEAD "Node 0, zone   Normal\n  pages free     10\n        min      1\n" \
+	     "        low      2\n        high     3\n        spanned  99\n" \
+	     "        present  99\n        managed  90\n  pagesets\n"
+#define CPU(n, c) "    cpu: " #n "\n              count:    " #c "\n" \
+		  "              high:     40\n              batch:    7\n" \
+		  "              high_min: 30\n              high_max: 50\n"
+#define TAIL "  node_unreclaimable:  0\n  start_pfn:           4096\n"
+
+static void test_newest_mainline_extra_lines(void **state)
+{
+	static const char text[] =
+		HEAD CPU(0, 5) "  vm stats threshold: 8\n" CPU(1, 6)
+		"              new_field: 3\n" TAIL
+		"  reserved_highatomic: 0\n  free_highatomic: 0\n";
+	struct zoneinfo zi;
+	struct zi_error err;
+
+	(void)state;
+	assert_int_equal(zoneinfo_parse(text, sizeof(text) - 1, &zi, &err), 0);
+	assert_int_equal(zi.npagesets, 2);
+	assert_int_equal(zi.zones[0].pagesets[1].value[ZI_COUNT], 6);
+	assert_int_equal(zi.zones[0].field[ZI_MANAGED], 90);
+	zoneinfo_free(&zi);
+}
+
+static void test_many_cpus_and_nodes(void **state)
+{
+	/* 4096 CPUs over 64 nodes: no fixed limit may stand in the way. */
+	size_t cap = 64u << 20, len = 0;
+	char *text = malloc(cap);
+	struct zoneinfo zi;
+	struct zi_error err;
+
+	(void)state;
+	assert_non_null(text);
+	for (int node = 0; node < 64; node++) {
+		len += (size_t)snprintf(text + len, cap - len,
+					"Node %d, zone   Normal\n        managed  1000\n  pagesets\n", node);
+		for (int cpu = 0; cpu < 4096; cpu++)
+			len += (size_t)snprintf(text + len, cap - len,
+						"    cpu: %d\n              count: %d\n"
+						"              high:  186\n              batch: 31\n",
+						cpu, cpu % 100);
+		len += (size_t)snprintf(text + len, cap - len, "  start_pfn:           1\n");
+	}
+	assert_int_equal(zoneinfo_parse(text, len, &zi, &err), 0);
+	assert_int_equal(zi.nzones, 64);
+	assert_int_equal(zi.npagesets, 64 * 4096);
+	assert_int_equal(zi.zones[63].pagesets[4095].cpu, 4095);
+	assert_int_equal(zi.zones[63].pagesets[4095].value[ZI_COUNT], 95);
+	zoneinfo_free(&zi);
+	free(text);
+}
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	size_t line;		/* expected error line, 0 = whole text */
+	const char *message;	/* expected substring */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "empty", "", 0, "empty" },
+	{ "garbage", "hello world\nthis is not zoneinfo\n", 0, "not a zoneinfo file" },
+	{ "binary", "Node 0, zone DMA\n\0\n", 0, "NUL" },
+	{ "truncated mid-line", HEAD "    cpu: 0\n              count:    1", 11, "no newline" },
+	{ "truncated mid-record", HEAD "    cpu: 0\n              count:    1\n", 11, "lacks high" },
+	{ "truncated after a cpu", HEAD CPU(0, 1), 15, "without start_pfn" },
+	{ "pagesets without cpus", HEAD TAIL, 10, "list no cpu" },
+	{ "count past INT_MAX", HEAD "    cpu: 0\n              count:    2147483648\n", 11,
+	  "count out of range" },
+	{ "managed past 2^64", "Node 0, zone DMA\n        managed  18446744073709551616\n", 2,
+	  "managed out of range" },
+	{ "negative count", HEAD "    cpu: 0\n              count:    -1\n", 11, "negative count" },
+	{ "negative cpu", HEAD "    cpu: -3\n", 10, "negative cpu id" },
+	{ "junk after number", HEAD "    cpu: 0\n              count:    12abc\n", 11,
+	  "count is not a number" },
+	{ "duplicate cpu", HEAD CPU(0, 1) CPU(0, 2) TAIL, 16, "cpu 0 listed after cpu 0" },
+	{ "cpu out of order", HEAD CPU(2, 1) CPU(1, 2) TAIL, 16, "cpu 1 listed after cpu 2" },
+	{ "cpu line before any zone", "    cpu: 0\nNode 0, zone DMA\n", 1, "outside a pagesets" },
+	{ "cpu line outside pagesets", "Node 0, zone DMA\n    cpu: 0\n", 2, "outside a pagesets" },
+	{ "cpu line after the tail", HEAD CPU(0, 1) TAIL "    cpu: 1\n", 18, "outside a pagesets" },
+	{ "field before cpu", HEAD "              count:    1\n", 10, "before any cpu" },
+	{ "field twice", HEAD "    cpu: 0\n              count:    1\n              count:    2\n", 12,
+	  "given twice" },
+	{ "mixed formats", HEAD CPU(0, 1) "    cpu: 1\n              count: 1\n"
+	  "              high:  4\n              batch: 1\n" TAIL, 20, "different fields" },
+	{ "zone twice", "Node 0, zone DMA\nNode 0, zone DMA\n", 2, "listed twice" },
+	{ "nodes out of order", "Node 1, zone DMA\nNode 0, zone DMA\n", 2, "node 0 listed after node 1" },
+	{ "bad header", "Node x, zone DMA\n", 1, "node id is not a number" },
+	{ "no zone name", "Node 0, zone \n", 1, "malformed zone name" },
+	{ "long zone name", "Node 0, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ\n", 1, "malformed zone name" },
+	{ "second pagesets", HEAD CPU(0, 1) TAIL "  pagesets\n", 18, "pagesets line outside" },
+};
+
+static void test_malformed(void **state)
+{
+	size_t failures = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		/* The binary case carries a NUL, so its length is counted by hand. */
+		size_t len = strcmp(c->name, "binary") == 0 ? 19 : strlen(c->text);
+		struct zoneinfo zi;
+		struct zi_error err;
+		int rc = zoneinfo_parse(c->text, len, &zi, &err);
+
+		if (rc != -EINVAL || err.line != c->line || !strstr(err.message, c->message)) {
+			print_error("%s: got %d, line %zu \"%s\"; expected line %zu \"%s\"\n",
+				    c->name, rc, err.line, err.message, c->line, c->message);
+			failures++;
+		}
+		assert_null(zi.zones);
+		assert_null(zi.pageset_store);
+	}
+	assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debian_6_1_numa),
+		cmocka_unit_test(test_debian_6_1_cpuless_node),
+		cmocka_unit_test(test_debian_6_12_lazy_high),
+		cmocka_unit_test(test_live_6_18),
+		cmocka_unit_test(test_4_14_sparse_cpus),
+		cmocka_unit_test(test_newest_mainline_extra_lines),
+		cmocka_unit_test(test_many_cpus_and_nodes),
+		cmocka_unit_test(test_malformed),
+	};
+
+	return cmocka_run_group_tests_name("zoneinfo", tests, NULL, NULL);
+}
