@@ -371,17 +371,23 @@ int cmd_show(const char *root, const struct show_opts *o)
 		return EXIT_FAIL;
 	}
 
-	const char *defaults = o->summary ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
-			       (zi.pageset_fields & (1u << ZI_HIGH_MIN)) ?
-			       "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
-			       "NODE,ZONE,CPU,COUNT,HIGH,BATCH";
+	/*
+	 * JSON always carries high_min/high_max (null where the kernel lacks
+	 * them) so scripts see one schema; MemFree is known only live.
+	 */
+	bool live = root[0] == '\0';
+	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
+	const char *defaults = o->summary ? (live ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
+						    "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH") :
+			       minmax ? "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
+					"NODE,ZONE,CPU,COUNT,HIGH,BATCH";
 
 	rc = colsel_make(tbl, ntbl, defaults, &o->out, &sel, &bad);
 	if (rc) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 	} else {
-		rc = o->summary ? print_summary(&zi, &f, &o->out, &sel, root[0] == '\0') :
+		rc = o->summary ? print_summary(&zi, &f, &o->out, &sel, live) :
 				  print_pagesets(&zi, &f, &o->out, &sel);
 		if (rc) {
 			pcp_error("cannot print: %s", strerror(-rc));

@@ -43,6 +43,7 @@ struct parser {
 	size_t zones_cap, pagesets_cap;
 	size_t zone_first;	/* store index of the current zone's first pageset */
 	size_t zones_in_node;
+	bool zone_has_present;	/* the current zone printed its "present" line */
 	bool in_cpu;		/* a "cpu:" record is open */
 	struct zi_error *err;
 };
@@ -149,6 +150,13 @@ static int close_zone(struct parser *p)
 {
 	int rc;
 
+	/* The kernel prints pagesets for every zone with present pages. */
+	if (p->section == ZONE_HEAD && !p->zone_has_present)
+		return fail(p, p->lineno, "truncated record: node %d zone %s ends before its present line",
+			    cur_zone(p)->node, cur_zone(p)->name);
+	if (p->section == ZONE_HEAD && cur_zone(p)->field[ZI_PRESENT])
+		return fail(p, p->lineno, "truncated record: node %d zone %s has present pages but no pagesets",
+			    cur_zone(p)->node, cur_zone(p)->name);
 	if (p->section == PAGESETS) {
 		rc = close_cpu(p);
 		if (rc)
@@ -180,9 +188,6 @@ static int zone_header(struct parser *p, const char *s, const char *e)
 	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || memchr(name, ' ', namelen))
 		return fail(p, p->lineno, "malformed zone name: \"%.*s\"", (int)namelen, name);
 
-	rc = close_zone(p);
-	if (rc)
-		return rc;
 	if (p->zi->nzones) {
 		const struct zi_zone *prev = cur_zone(p);
 
@@ -200,6 +205,9 @@ static int zone_header(struct parser *p, const char *s, const char *e)
 		return fail(p, p->lineno, "more than %d zones on node %d", ZONES_PER_NODE_MAX,
 			    (int)node);
 
+	rc = close_zone(p);
+	if (rc)
+		return rc;
 	if (p->zi->nzones == p->zones_cap) {
 		size_t cap = p->zones_cap ? p->zones_cap * 2 : 8;
 		struct zi_zone *zones = realloc(p->zi->zones, cap * sizeof(*zones));
@@ -215,6 +223,7 @@ static int zone_header(struct parser *p, const char *s, const char *e)
 	memcpy(z->name, name, namelen);
 	z->header_line = p->lineno;
 	p->section = ZONE_HEAD;
+	p->zone_has_present = false;
 	return 0;
 }
 
@@ -284,6 +293,8 @@ static int zone_field(struct parser *p, enum zi_zone_field f, const char *s, con
 	/* Per-node stats and later blocks may reuse these words; only the zone head counts. */
 	if (p->section != ZONE_HEAD)
 		return 0;
+	if (f == ZI_PRESENT)
+		p->zone_has_present = true;
 	return number(p, s, e, UINT64_MAX, names[f], &cur_zone(p)->field[f]);
 }
 

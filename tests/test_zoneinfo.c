@@ -168,7 +168,7 @@ static void test_many_cpus_and_nodes(void **state)
 	assert_non_null(text);
 	for (int node = 0; node < 64; node++) {
 		len += (size_t)snprintf(text + len, cap - len,
-					"Node %d, zone   Normal\n        managed  1000\n  pagesets\n", node);
+					"Node %d, zone   Normal\n        present  1000\n  pagesets\n", node);
 		for (int cpu = 0; cpu < 4096; cpu++)
 			len += (size_t)snprintf(text + len, cap - len,
 						"    cpu: %d\n              count: %d\n"
@@ -219,6 +219,10 @@ static const struct bad_case bad_cases[] = {
 	{ "mixed formats", HEAD CPU(0, 1) "    cpu: 1\n              count: 1\n"
 	  "              high:  4\n              batch: 1\n" TAIL, 20, "different fields" },
 	{ "zone twice", "Node 0, zone DMA\nNode 0, zone DMA\n", 2, "listed twice" },
+	{ "truncated zone head", "Node 0, zone DMA\n  pages free     3840\n", 2,
+	  "ends before its present line" },
+	{ "present zone without pagesets", "Node 0, zone DMA\n        present  3998\n"
+	  "Node 0, zone DMA32\n        present  0\n", 3, "present pages but no pagesets" },
 	{ "nodes out of order", "Node 1, zone DMA\nNode 0, zone DMA\n", 2, "node 0 listed after node 1" },
 	{ "bad header", "Node x, zone DMA\n", 1, "node id is not a number" },
 	{ "no zone name", "Node 0, zone \n", 1, "malformed zone name" },
