@@ -250,9 +250,13 @@ static int pf1_start(struct pf1_run *r, const struct pf1_config *cfg,
 			pf1_task(&r->slots[i], set, setsize, r->ready[1],
 				 r->go[0], len, pagesz, parent);
 		}
+		if (pid < 0) {
+			int err = errno;
+
+			CPU_FREE(set);
+			return -err;
+		}
 		CPU_FREE(set);
-		if (pid < 0)
-			return -errno;
 		r->pids[r->npids++] = pid;
 	}
 	/* with our copy closed, EOF tells us every task has gone */
@@ -294,6 +298,10 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	    !(cfg->duration_s > 0) || !(cfg->warmup_s >= 0) ||
 	    !(cfg->interval_s >= 0) || !isfinite(cfg->duration_s) ||
 	    !isfinite(cfg->warmup_s) || !isfinite(cfg->interval_s))
+		return -EINVAL;
+	/* keeps the deadlines' time_t arithmetic far from overflow */
+	if (cfg->duration_s + cfg->warmup_s > (double)INT32_MAX ||
+	    cfg->ncpus > SIZE_MAX / sizeof(struct pf1_slot))
 		return -EINVAL;
 	for (i = 0; i < cfg->ncpus; i++)
 		if (cfg->cpus[i] < 0 || cfg->cpus[i] == INT_MAX)
@@ -373,6 +381,7 @@ struct outbuf {
  * reading something. */
 static int outbuf_read(struct outbuf *b, int fd)
 {
+	size_t end;
 	ssize_t n;
 
 	if (b->cap - b->len < 4096) {
@@ -394,10 +403,9 @@ static int outbuf_read(struct outbuf *b, int fd)
 	if (n == 0)
 		return 0;
 	/* regexec stops at a NUL: keep the text after one searchable */
-	for (ssize_t i = 0; i < n; i++)
-		if (b->data[b->len + i] == '\0')
-			b->data[b->len + i] = ' ';
-	b->len += (size_t)n;
+	for (end = b->len + (size_t)n; b->len < end; b->len++)
+		if (b->data[b->len] == '\0')
+			b->data[b->len] = ' ';
 	b->data[b->len] = '\0';
 	return 1;
 }
@@ -455,7 +463,7 @@ static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
 	int e;
 
 	setpgid(0, 0);
-	/* a handler-less exec keeps the mask and SIG_IGN: undo ours */
+	/* exec keeps the signal mask and ignored signals: start clean */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -466,8 +474,9 @@ static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
 		execvp(argv[0], argv);
 		e = errno;
 	}
-	if (write(errfd, &e, sizeof(e)) < 0)
-		_exit(127);
+	/* if even the report is lost, 127 says "could not run" as a shell does */
+	while (write(errfd, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
 	_exit(127);
 }
 

@@ -45,7 +45,8 @@ struct pf1_config {
  *
  * Returns 0, or a negative errno:
  *   -EINVAL  bad configuration (no CPUs, negative CPU id, non-positive
- *            duration or interval, negative warmup, map smaller than a page)
+ *            duration, negative interval or warmup, duration + warmup over
+ *            2^31 s, map smaller than a page)
  *   -EINTR   *stop became non-zero
  *   -ECHILD  a task died without reporting an error (e.g. the OOM killer)
  *   other    a task's own failure (sched_setaffinity: -EINVAL for an

@@ -1,0 +1,141 @@
+/*
+ * The kernel rules pcpctl verifies changes with, checked against what real
+ * kernels printed: Debian 6.1 guests before and after
+ * percpu_pagelist_high_fraction=8, and this machine's 6.18.  (6.12 sets high
+ * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pcprules.h"
+#include "sysroot.h"
+#include "zoneinfo.h"
+
+static void parse_fixture(const char *name, struct zoneinfo *zi)
+{
+	char path[512];
+	struct zi_error err;
+	char *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, name);
+	assert_int_equal(read_whole_file(path, &text, &len), 0);
+	assert_int_equal(zoneinfo_parse(text, len, zi, &err), 0);
+	free(text);
+}
+
+struct capture {
+	const char *file;
+	enum pcp_era era;
+	long fraction;
+	unsigned split[3];	/* online CPUs per node, as the guest's sysfs listed them */
+};
+
+static const struct capture captures[] = {
+	{ "debian-6.1-1cpu.zoneinfo", ERA_HIGH_FRACTION, 0, { 1 } },
+	{ "debian-6.1-1cpu-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 1 } },
+	{ "debian-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 } },
+	{ "debian-6.1-4cpu-2node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2 } },
+	{ "debian-6.1-cpuless-node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2, 4 } },
+	{ "debian-6.1-cpuless-node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2, 4 } },
+	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 } },
+};
+
+static void test_rules_match_real_kernels(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(captures) / sizeof(captures[0]); c++) {
+		const struct capture *cap = &captures[c];
+		struct zoneinfo zi;
+		size_t checked = 0;
+
+		parse_fixture(cap->file, &zi);
+		for (size_t i = 0; i < zi.nzones; i++) {
+			const struct zi_zone *z = &zi.zones[i];
+
+			for (size_t j = 0; j < z->npagesets; j++) {
+				const struct zi_pageset *ps = &z->pagesets[j];
+				struct pcp_zone_input in = {
+					.era = cap->era, .managed = z->field[ZI_MANAGED],
+					.low = z->field[ZI_LOW], .split = cap->split[z->node],
+					.fraction = cap->fraction, .batch = ps->value[ZI_BATCH],
+				};
+				struct pcp_expect ex;
+
+				assert_int_equal(ps->value[ZI_BATCH],
+						 pcp_default_batch(cap->era, in.managed));
+				pcp_expected(&in, &ex);
+				if (ex.check_high && ps->value[ZI_HIGH] != ex.high)
+					fail_msg("%s node %d zone %s cpu %d: high %d, expected %d",
+						 cap->file, z->node, z->name, ps->cpu,
+						 ps->value[ZI_HIGH], ex.high);
+				if (ex.check_minmax && (ps->value[ZI_HIGH_MIN] != ex.high_min ||
+							ps->value[ZI_HIGH_MAX] != ex.high_max))
+					fail_msg("%s node %d zone %s cpu %d: high_min/max %d/%d, expected %d/%d",
+						 cap->file, z->node, z->name, ps->cpu,
+						 ps->value[ZI_HIGH_MIN], ps->value[ZI_HIGH_MAX],
+						 ex.high_min, ex.high_max);
+				checked++;
+			}
+		}
+		assert_true(checked > 0);
+		zoneinfo_free(&zi);
+	}
+}
+
+static void test_era_of_release(void **state)
+{
+	static const struct {
+		const char *release;
+		enum pcp_era era;
+	} cases[] = {
+		{ "4.14.336", ERA_FRACTION }, { "5.13.19", ERA_FRACTION },
+		{ "5.14.0-284.el9.x86_64", ERA_HIGH_FRACTION }, { "6.1.0-57-cloud-amd64", ERA_HIGH_FRACTION },
+		{ "6.6.63", ERA_HIGH_FRACTION }, { "6.7.0", ERA_LAZY_HIGH },
+		{ "6.12.117+deb12-cloud-amd64", ERA_LAZY_HIGH }, { "6.13.1", ERA_HIGH_MINMAX },
+		{ "6.18.44-fc-v657", ERA_HIGH_MINMAX }, { "7.0.0", ERA_HIGH_MINMAX },
+	};
+	enum pcp_era era;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(pcp_era_of_release(cases[i].release, &era), 0);
+		assert_int_equal(era, cases[i].era);
+	}
+	assert_int_not_equal(pcp_era_of_release("linux", &era), 0);
+}
+
+static void test_fraction_era_batch(void **state)
+{
+	/* 5.13 and older: fraction sets high = managed / N, batch = high / 4 capped at 96. */
+	struct pcp_zone_input in = { .era = ERA_FRACTION, .managed = 1000000, .fraction = 8 };
+
+	(void)state;
+	assert_int_equal(pcp_fraction_batch(&in), 96);
+	in.fraction = 10000;
+	assert_int_equal(pcp_fraction_batch(&in), 25);
+	in.fraction = 0;
+	assert_int_equal(pcp_fraction_batch(&in), 31);
+	in.managed = 3000;
+	assert_int_equal(pcp_fraction_batch(&in), 1);
+	in.era = ERA_LAZY_HIGH;
+	assert_int_equal(pcp_fraction_batch(&in), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_match_real_kernels),
+		cmocka_unit_test(test_era_of_release),
+		cmocka_unit_test(test_fraction_era_batch),
+	};
+
+	return cmocka_run_group_tests_name("pcprules", tests, NULL, NULL);
+}
