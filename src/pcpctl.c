@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "change.h"
+#include "journal.h"
 #include "msg.h"
+#include "privs.h"
 #include "show.h"
 #include "status.h"
 
@@ -16,14 +19,28 @@
 #define PCPCTL_VERSION "unknown"
 #endif
 
+/* One bit per option, so each command can say which it accepts. */
 enum {
-	OPT_HELP = 1, OPT_VERSION, OPT_JSON, OPT_RAW, OPT_PAIRS, OPT_OUTPUT_ALL,
-	OPT_NOHEADINGS, OPT_SUMMARY,
+	OPT_JSON = 1 << 0, OPT_RAW = 1 << 1, OPT_PAIRS = 1 << 2, OPT_OUTPUT = 1 << 3,
+	OPT_OUTPUT_ALL = 1 << 4, OPT_NOHEADINGS = 1 << 5, OPT_NODE = 1 << 6, OPT_ZONE = 1 << 7,
+	OPT_CPU = 1 << 8, OPT_SUMMARY = 1 << 9, OPT_SYSROOT = 1 << 10, OPT_BATCH = 1 << 11,
+	OPT_FRACTION = 1 << 12, OPT_DRY_RUN = 1 << 13, OPT_PERSIST = 1 << 14,
+	OPT_HELP = 1 << 15, OPT_VERSION = 1 << 16,
 };
 
-struct options {
-	struct show_opts show;
-	int formats;		/* how many of --json, --raw, --pairs were given */
+#define SHOW_OPTS (OPT_JSON | OPT_RAW | OPT_PAIRS | OPT_OUTPUT | OPT_OUTPUT_ALL | \
+		   OPT_NOHEADINGS | OPT_NODE | OPT_ZONE | OPT_CPU | OPT_SUMMARY | OPT_SYSROOT)
+#define CHANGE_OPTS (OPT_JSON | OPT_SYSROOT | OPT_DRY_RUN | OPT_PERSIST)
+
+static const struct command {
+	const char *name;
+	unsigned accepts;
+} commands[] = {
+	{ "show", SHOW_OPTS },
+	{ "status", OPT_JSON | OPT_SYSROOT },
+	{ "set", CHANGE_OPTS | OPT_BATCH | OPT_FRACTION },
+	{ "reset", CHANGE_OPTS },
+	{ "rollback", OPT_JSON | OPT_SYSROOT },
 };
 
 static void usage(FILE *out)
@@ -31,14 +48,20 @@ static void usage(FILE *out)
 	fputs("Usage:\n"
 	      " pcpctl [options] [show]\n"
 	      " pcpctl [options] status\n"
+	      " pcpctl [options] set [--batch N] [--fraction N]\n"
+	      " pcpctl [options] reset\n"
+	      " pcpctl [options] rollback\n"
 	      "\n"
-	      "Show the page allocator's per-CPU page lists (pcp) of every node, zone and CPU.\n"
+	      "Show and tune the page allocator's per-CPU page lists (pcp).\n"
 	      "\n"
 	      "Commands:\n"
 	      " show                 list each CPU's pcp count, high and batch (the default)\n"
 	      " status               kernel release and the pcp sysctls this kernel has\n"
+	      " set                  change batch and/or fraction, verified, or nothing changes\n"
+	      " reset                put batch and fraction back to the kernel's defaults\n"
+	      " rollback             restore what an interrupted set or reset recorded\n"
 	      "\n"
-	      "Options:\n"
+	      "Options for show:\n"
 	      " -J, --json           use JSON output format\n"
 	      " -r, --raw            use raw output format\n"
 	      " -P, --pairs          use key=\"value\" output format\n"
@@ -49,43 +72,76 @@ static void usage(FILE *out)
 	      "     --zone NAMES     only these zones (DMA, DMA32, Normal, HighMem, Movable, Device)\n"
 	      "     --cpu LIST       only these CPUs (e.g. 0-3,8)\n"
 	      " -s, --summary        one row per populated zone instead of one per CPU\n"
-	      "     --sysroot DIR    read DIR/proc/... instead of the live system\n"
+	      "\n"
+	      "Options for set and reset:\n"
+	      "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
+	      "                      needs the vm.percpu_pagelist_batch kernel patch\n"
+	      "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
+	      "     --dry-run        validate and print what would change; write nothing\n"
+	      "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
+	      "                      (reset --persist removes them)\n"
+	      "\n"
+	      "Common options:\n"
+	      " -J, --json           JSON output (status, set, reset, rollback too)\n"
+	      "     --sysroot DIR    use DIR/proc, DIR/sys, DIR/run and DIR/etc instead of /\n"
 	      " -h, --help           display this help\n"
 	      " -V, --version        display version\n", out);
 	show_columns_help(out);
-	fputs("\nExit status: 0 success, 1 failure, 2 usage error, 3 interface missing,\n"
-	      "4 insufficient privilege, 5 rollback failed. See pcpctl(8).\n", out);
+	fputs("\nExit status: 0 success or already so, 1 failure (a change is rolled back),\n"
+	      "2 usage error, 3 interface missing on this kernel, 4 insufficient privilege,\n"
+	      "5 rollback failed (run pcpctl rollback). See pcpctl(8).\n", out);
 }
 
-static const char *const commands[] = { "show", "status" };
+static const char *const option_names[] = {
+	"--json", "--raw", "--pairs", "--output", "--output-all", "--noheadings", "--node",
+	"--zone", "--cpu", "--summary", "--sysroot", "--batch", "--fraction", "--dry-run",
+	"--persist", "--help", "--version",
+};
 
-/* Which options each command accepts, so that a misplaced one is a usage error. */
-static bool show_only_given(const struct options *o)
+static int dispatch(const struct command *cmd, const char *root, struct show_opts *show,
+		    struct change_opts *change)
 {
-	return o->show.out.columns || o->show.out.all_columns || o->show.out.noheadings ||
-	       o->show.nodes || o->show.zones || o->show.cpus || o->show.summary ||
-	       o->show.out.format == OUT_RAW || o->show.out.format == OUT_PAIRS;
+	if (strcmp(cmd->name, "show") == 0) {
+		journal_warn_leftover(root);
+		return cmd_show(root, show);
+	}
+	if (strcmp(cmd->name, "status") == 0) {
+		journal_warn_leftover(root);
+		return cmd_status(root, change->json);
+	}
+	if (strcmp(cmd->name, "set") == 0)
+		return cmd_set(root, change);
+	if (strcmp(cmd->name, "reset") == 0)
+		return cmd_reset(root, change);
+	return cmd_rollback(root, change->json);
 }
 
 int main(int argc, const char **argv)
 {
-	struct options o = { 0 };
+	struct show_opts show = { 0 };
+	struct change_opts change = { 0 };
 	const char *sysroot = NULL;
+	const struct command *cmd = NULL;
+	unsigned given = 0;
+	int formats = 0, opt, rc = EXIT_USAGE;
 	poptContext ctx;
-	int opt;
 
 	struct poptOption table[] = {
 		{ "json", 'J', POPT_ARG_NONE, NULL, OPT_JSON, NULL, NULL },
 		{ "raw", 'r', POPT_ARG_NONE, NULL, OPT_RAW, NULL, NULL },
 		{ "pairs", 'P', POPT_ARG_NONE, NULL, OPT_PAIRS, NULL, NULL },
-		{ "output", 'o', POPT_ARG_STRING, &o.show.out.columns, 0, NULL, NULL },
+		{ "output", 'o', POPT_ARG_STRING, &show.out.columns, OPT_OUTPUT, NULL, NULL },
 		{ "output-all", '\0', POPT_ARG_NONE, NULL, OPT_OUTPUT_ALL, NULL, NULL },
 		{ "noheadings", 'n', POPT_ARG_NONE, NULL, OPT_NOHEADINGS, NULL, NULL },
-		{ "node", '\0', POPT_ARG_STRING, &o.show.nodes, 0, NULL, NULL },
-		{ "zone", '\0', POPT_ARG_STRING, &o.show.zones, 0, NULL, NULL },
-		{ "cpu", '\0', POPT_ARG_STRING, &o.show.cpus, 0, NULL, NULL },
+		{ "node", '\0', POPT_ARG_STRING, &show.nodes, OPT_NODE, NULL, NULL },
+		{ "zone", '\0', POPT_ARG_STRING, &show.zones, OPT_ZONE, NULL, NULL },
+		{ "cpu", '\0', POPT_ARG_STRING, &show.cpus, OPT_CPU, NULL, NULL },
 		{ "summary", 's', POPT_ARG_NONE, NULL, OPT_SUMMARY, NULL, NULL },
-		{ "sysroot", '\0', POPT_ARG_STRING, &sysroot, 0, NULL, NULL },
+		{ "sysroot", '\0', POPT_ARG_STRING, &sysroot, OPT_SYSROOT, NULL, NULL },
+		{ "batch", '\0', POPT_ARG_STRING, &change.batch, OPT_BATCH, NULL, NULL },
+		{ "fraction", '\0', POPT_ARG_STRING, &change.fraction, OPT_FRACTION, NULL, NULL },
+		{ "dry-run", '\0', POPT_ARG_NONE, NULL, OPT_DRY_RUN, NULL, NULL },
+		{ "persist", '\0', POPT_ARG_NONE, NULL, OPT_PERSIST, NULL, NULL },
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, NULL, NULL },
 		POPT_TABLEEND
@@ -93,64 +149,69 @@ int main(int argc, const char **argv)
 
 	ctx = poptGetContext("pcpctl", argc, argv, table, 0);
 	while ((opt = poptGetNextOpt(ctx)) > 0) {
-		switch (opt) {
-		case OPT_HELP:
-			usage(stdout);
-			poptFreeContext(ctx);
-			return EXIT_OK;
-		case OPT_VERSION:
-			printf("pcpctl %s\n", PCPCTL_VERSION);
-			poptFreeContext(ctx);
-			return EXIT_OK;
-		case OPT_JSON:
-			o.show.out.format = OUT_JSON;
-			o.formats++;
-			break;
-		case OPT_RAW:
-			o.show.out.format = OUT_RAW;
-			o.formats++;
-			break;
-		case OPT_PAIRS:
-			o.show.out.format = OUT_PAIRS;
-			o.formats++;
-			break;
-		case OPT_OUTPUT_ALL:
-			o.show.out.all_columns = true;
-			break;
-		case OPT_NOHEADINGS:
-			o.show.out.noheadings = true;
-			break;
-		case OPT_SUMMARY:
-			o.show.summary = true;
-			break;
-		}
+		given |= (unsigned)opt;
+		formats += opt == OPT_JSON || opt == OPT_RAW || opt == OPT_PAIRS;
 	}
 	if (opt < -1) {
 		pcp_error("%s: %s; see pcpctl --help", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(opt));
-		poptFreeContext(ctx);
-		return EXIT_USAGE;
+		goto out;
+	}
+	if (given & OPT_HELP) {
+		usage(stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (given & OPT_VERSION) {
+		printf("pcpctl %s\n", PCPCTL_VERSION);
+		rc = EXIT_OK;
+		goto out;
 	}
 
 	const char **args = poptGetArgs(ctx);
-	const char *command = args && args[0] ? args[0] : "show";
-	int rc = EXIT_USAGE;
+	const char *name = args && args[0] ? args[0] : "show";
 
-	if (args && args[0] && args[1])
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			cmd = &commands[i];
+	if (!cmd) {
+		pcp_error("unknown command \"%s\"; see pcpctl --help", name);
+		goto out;
+	}
+	if (args && args[0] && args[1]) {
 		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[1]);
-	else if (o.formats > 1)
+		goto out;
+	}
+	if (given & ~cmd->accepts) {
+		unsigned bad = given & ~cmd->accepts;
+
+		pcp_error("%s does not take %s; see pcpctl --help", cmd->name,
+			  option_names[__builtin_ctz(bad)]);
+		goto out;
+	}
+	if (formats > 1) {
 		pcp_error("--json, --raw and --pairs are mutually exclusive");
-	else if (sysroot && !sysroot[0])
+		goto out;
+	}
+	if (sysroot && !sysroot[0]) {
 		pcp_error("--sysroot: give a directory");
-	else if (strcmp(command, commands[0]) == 0)
-		rc = cmd_show(sysroot ? sysroot : "", &o.show);
-	else if (strcmp(command, commands[1]) == 0) {
-		if (show_only_given(&o))
-			pcp_error("status takes only --json and --sysroot");
-		else
-			rc = cmd_status(sysroot ? sysroot : "", o.show.out.format == OUT_JSON);
-	} else
-		pcp_error("unknown command \"%s\"; see pcpctl --help", command);
+		goto out;
+	}
+	if (drop_privileges() < 0) {
+		pcp_error("cannot drop capabilities; refusing to run with more than needed");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	show.out.all_columns = given & OPT_OUTPUT_ALL;
+	show.out.noheadings = given & OPT_NOHEADINGS;
+	show.out.format = given & OPT_JSON ? OUT_JSON : given & OPT_RAW ? OUT_RAW :
+			  given & OPT_PAIRS ? OUT_PAIRS : OUT_TABLE;
+	show.summary = given & OPT_SUMMARY;
+	change.json = given & OPT_JSON;
+	change.dry_run = given & OPT_DRY_RUN;
+	change.persist = given & OPT_PERSIST;
+	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change);
+out:
 	poptFreeContext(ctx);
 	return rc;
 }

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 
 #include "plot.h"
@@ -38,8 +37,11 @@ static void axis_fit(struct axis *a, double lo, double hi)
 {
 	double raw, mag, f;
 
-	if (hi <= lo) {
-		double d = lo != 0 ? fabs(lo) * 0.1 : 1.0;
+	/* a single value: centre it, but show no negative throughput */
+	if (hi <= lo && lo == 0) {
+		hi = 1;
+	} else if (hi <= lo) {
+		double d = fabs(lo) * 0.1;
 
 		lo -= d;
 		hi += d;

@@ -441,3 +441,16 @@ void zoneinfo_free(struct zoneinfo *zi)
 	free(zi->pageset_store);
 	memset(zi, 0, sizeof(*zi));
 }
+
+void zi_zone_range(const struct zi_zone *z, enum zi_field f, int *lo, int *hi)
+{
+	*lo = *hi = z->npagesets ? z->pagesets[0].value[f] : 0;
+	for (size_t i = 1; i < z->npagesets; i++) {
+		int v = z->pagesets[i].value[f];
+
+		if (v < *lo)
+			*lo = v;
+		if (v > *hi)
+			*hi = v;
+	}
+}

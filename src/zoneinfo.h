@@ -79,6 +79,9 @@ static inline bool zi_has(const struct zi_pageset *ps, enum zi_field f)
 	return ps->present & (1u << f);
 }
 
+/* Smallest and largest value of a field over a populated zone's pagesets. */
+void zi_zone_range(const struct zi_zone *z, enum zi_field f, int *lo, int *hi);
+
 /* The name the kernel prints for a field, without its colon. */
 const char *zi_field_name(enum zi_field f);
 

@@ -1,0 +1,494 @@
+#include "apply.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "msg.h"
+#include "pcprules.h"
+#include "persist.h"
+#include "privs.h"
+#include "sysroot.h"
+#include "topology.h"
+
+int validate_batch(long batch)
+{
+	if (batch < 0 || batch > PCP_BATCH_MAX) {
+		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
+			  batch, PCP_BATCH_MAX);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int validate_fraction(long fraction)
+{
+	if (fraction != 0 && (fraction < PCP_FRACTION_MIN || fraction > INT32_MAX)) {
+		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
+			  fraction, PCP_FRACTION_MIN, INT32_MAX);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static void checkpoint(struct kernel *k, const char *step)
+{
+	if (k->ops->checkpoint)
+		k->ops->checkpoint(k, step);
+}
+
+static void checkpoint_sysctl(struct kernel *k, const char *what, enum pcp_sysctl s)
+{
+	char step[64];
+
+	snprintf(step, sizeof(step), "%s:%s", what, sysctl_name(s));
+	checkpoint(k, step);
+}
+
+/* The settings verification expects, and which of them were written. */
+struct expectation {
+	bool have[NSYSCTLS];
+	long value[NSYSCTLS];
+	bool targeted[NSYSCTLS];
+};
+
+static enum pcp_sysctl fraction_sysctl(const bool have[NSYSCTLS])
+{
+	return have[SYSCTL_HIGH_FRACTION] || !have[SYSCTL_FRACTION] ? SYSCTL_HIGH_FRACTION :
+								     SYSCTL_FRACTION;
+}
+
+static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, enum zi_field f,
+			 int want, char *why, size_t whylen)
+{
+	if (ps->value[f] == want)
+		return 0;
+	snprintf(why, whylen, "node %d zone %s cpu %d shows %s %d, expected %d", z->node, z->name,
+		 ps->cpu, zi_field_name(f), ps->value[f], want);
+	return -EPROTO;
+}
+
+static int verify_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+		       const struct zi_zone *z, char *why, size_t whylen)
+{
+	enum pcp_sysctl fs = fraction_sysctl(ex->have);
+	struct pcp_zone_input in = {
+		.era = era, .managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW],
+		.fraction = ex->have[fs] ? ex->value[fs] : 0,
+	};
+	int want_batch = -1;
+	int rc;
+
+	rc = zone_split_cpus(root, z, &in.split);
+	if (rc) {
+		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s/sys: %s", z->node,
+			 root, strerror(-rc));
+		return rc;
+	}
+	if (ex->targeted[SYSCTL_BATCH])
+		want_batch = ex->value[SYSCTL_BATCH] ? (int)ex->value[SYSCTL_BATCH] :
+						       pcp_default_batch(era, in.managed);
+	else if (ex->targeted[SYSCTL_FRACTION])
+		want_batch = pcp_fraction_batch(&in);
+
+	for (size_t i = 0; i < z->npagesets; i++) {
+		const struct zi_pageset *ps = &z->pagesets[i];
+		struct pcp_expect want;
+
+		if (want_batch >= 0 &&
+		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why, whylen)))
+			return rc;
+		in.batch = ps->value[ZI_BATCH];
+		pcp_expected(&in, &want);
+		if (want.check_high && (rc = check_pageset(z, ps, ZI_HIGH, want.high, why, whylen)))
+			return rc;
+		if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN) &&
+		    ((rc = check_pageset(z, ps, ZI_HIGH_MIN, want.high_min, why, whylen)) ||
+		     (rc = check_pageset(z, ps, ZI_HIGH_MAX, want.high_max, why, whylen))))
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Read the targeted sysctls back and check every populated zone's pagesets
+ * against what this kernel computes from them.  On a mismatch says why.
+ */
+static int verify(struct kernel *k, enum pcp_era era, const struct expectation *ex,
+		  struct zoneinfo *zi, char *why, size_t whylen)
+{
+	int rc;
+
+	for (int s = 0; s < NSYSCTLS; s++) {
+		long now;
+
+		if (!ex->targeted[s])
+			continue;
+		rc = k->ops->read_sysctl(k, s, &now);
+		if (rc) {
+			snprintf(why, whylen, "cannot read vm.%s back: %s", sysctl_name(s),
+				 strerror(-rc));
+			return rc;
+		}
+		if (now != ex->value[s]) {
+			snprintf(why, whylen, "vm.%s reads back %ld, expected %ld", sysctl_name(s), now,
+				 ex->value[s]);
+			return -EPROTO;
+		}
+	}
+	rc = kernel_load_zoneinfo(k, zi);
+	if (rc) {
+		snprintf(why, whylen, "cannot read zoneinfo");
+		return rc;
+	}
+	for (size_t i = 0; i < zi->nzones; i++) {
+		if (!zi->zones[i].npagesets)
+			continue;
+		rc = verify_zone(k->root, era, ex, &zi->zones[i], why, whylen);
+		if (rc) {
+			zoneinfo_free(zi);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void write_failed(enum pcp_sysctl s, long value, int rc)
+{
+	if (rc == -EINVAL)
+		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what this "
+			  "kernel accepts", sysctl_name(s), value);
+	else
+		pcp_error("cannot write vm.%s = %ld: %s", sysctl_name(s), value, strerror(-rc));
+}
+
+/*
+ * Write the old values back in reverse order and verify them.  Returns
+ * EXIT_FAIL when the kernel is back where it was (journal removed), or
+ * EXIT_ROLLBACK when it is not (journal kept).
+ */
+static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
+		     size_t n, const struct expectation *old)
+{
+	struct expectation ex = *old;
+	struct zoneinfo zi;
+	char why[200];
+	int rc, failed = 0;
+
+	memset(ex.targeted, 0, sizeof(ex.targeted));
+	for (size_t i = n; i-- > 0;) {
+		checkpoint_sysctl(k, "rollback", w[i].sysctl);
+		rc = k->ops->write_sysctl(k, w[i].sysctl, w[i].from);
+		if (rc) {
+			write_failed(w[i].sysctl, w[i].from, rc);
+			failed = 1;
+		}
+		ex.targeted[w[i].sysctl] = true;
+	}
+	checkpoint(k, "rollback-verify");
+	if (!failed) {
+		rc = verify(k, era, &ex, &zi, why, sizeof(why));
+		if (rc == 0)
+			zoneinfo_free(&zi);
+		else {
+			pcp_error("the restored settings do not verify: %s", why);
+			failed = 1;
+		}
+	}
+	if (failed) {
+		pcp_error("rollback failed; %s%s keeps the old values: fix the cause, then run "
+			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
+		return EXIT_ROLLBACK;
+	}
+	rc = journal_remove(k->root);
+	if (rc)
+		pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
+			 PATH_JOURNAL, strerror(-rc));
+	return EXIT_FAIL;
+}
+
+static int kernel_era(struct kernel *k, enum pcp_era *era)
+{
+	char *release = kernel_release(k);
+	int rc;
+
+	if (!release) {
+		pcp_error("cannot read the kernel release from %s/proc/sys/kernel/osrelease: %s",
+			  k->root, strerror(errno));
+		return EXIT_FAIL;
+	}
+	rc = pcp_era_of_release(release, era);
+	if (rc)
+		pcp_error("cannot tell the kernel version from its release \"%s\"", release);
+	free(release);
+	return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+static int read_settings(struct kernel *k, struct change_result *res)
+{
+	for (int s = 0; s < NSYSCTLS; s++) {
+		int rc = k->ops->read_sysctl(k, s, &res->before[s]);
+
+		res->have[s] = rc == 0;
+		if (rc && rc != -ENOENT) {
+			pcp_error("cannot read vm.%s: %s", sysctl_name(s), strerror(-rc));
+			return EXIT_FAIL;
+		}
+		res->after[s] = res->before[s];
+	}
+	return EXIT_OK;
+}
+
+/* Decide the writes: batch first, then the fraction this kernel has. */
+static int plan(const struct change_request *req, struct change_result *res,
+		struct expectation *want)
+{
+	enum pcp_sysctl fs = fraction_sysctl(res->have);
+	bool set_batch = req->set_batch || (req->reset && res->have[SYSCTL_BATCH]);
+	bool set_fraction = req->set_fraction || req->reset;
+
+	memcpy(want->have, res->have, sizeof(want->have));
+	memcpy(want->value, res->before, sizeof(want->value));
+	memset(want->targeted, 0, sizeof(want->targeted));
+
+	if (set_batch && !res->have[SYSCTL_BATCH]) {
+		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
+			  "(patches/linux-*/0001-mm-page_alloc-add-percpu_pagelist_batch-sysctl.patch) "
+			  "or change only --fraction");
+		return EXIT_NOIFACE;
+	}
+	if (set_fraction && !res->have[fs]) {
+		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
+			  "vm.percpu_pagelist_fraction");
+		return EXIT_NOIFACE;
+	}
+	if (set_batch) {
+		want->value[SYSCTL_BATCH] = req->reset ? 0 : req->batch;
+		want->targeted[SYSCTL_BATCH] = true;
+	}
+	if (set_fraction) {
+		want->value[fs] = req->reset ? 0 : req->fraction;
+		want->targeted[fs] = true;
+	}
+	res->nwrites = 0;
+	for (int s = 0; s < NSYSCTLS; s++) {
+		if (!want->targeted[s])
+			continue;
+		res->after[s] = want->value[s];
+		if (want->value[s] != res->before[s])
+			res->writes[res->nwrites++] = (struct planned_write){
+				.sysctl = s, .from = res->before[s], .to = want->value[s],
+			};
+	}
+	return EXIT_OK;
+}
+
+static int persist(const struct kernel *k, const struct change_request *req,
+		   const struct expectation *want)
+{
+	struct persisted p;
+	int rc = persist_read(k->root, &p);
+
+	if (rc)
+		return rc;
+	for (int s = 0; s < NSYSCTLS; s++) {
+		if (!want->targeted[s])
+			continue;
+		p.have[s] = req->persist == PERSIST_SET;
+		p.value[s] = want->value[s];
+	}
+	return persist_write(k->root, &p);
+}
+
+/* The steps after the lock is held. */
+static int transact(struct kernel *k, enum pcp_era era, const struct change_request *req,
+		    struct change_result *res)
+{
+	struct expectation want, old = { 0 };
+	struct journal j = { 0 };
+	char why[200];
+	size_t done;
+	int rc;
+
+	if (journal_exists(k->root)) {
+		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
+			  k->root, PATH_JOURNAL);
+		return EXIT_FAIL;
+	}
+	rc = read_settings(k, res);
+	if (rc)
+		return rc;
+	rc = plan(req, res, &want);
+	if (rc)
+		return rc;
+	if (kernel_load_zoneinfo(k, &res->zi_before))
+		return EXIT_FAIL;
+	res->high_unconfirmed = era == ERA_LAZY_HIGH;
+	if (req->dry_run)
+		return EXIT_OK;
+
+	if (res->nwrites == 0) {
+		/* Writing the value already set recomputes nothing: leave the kernel alone. */
+		rc = verify(k, era, &want, &res->zi_after, why, sizeof(why));
+		res->verified = rc == 0;
+		if (rc)
+			pcp_warn("already set, but zoneinfo disagrees: %s", why);
+	} else {
+		old = want;
+		memcpy(old.value, res->before, sizeof(old.value));
+		for (size_t i = 0; i < res->nwrites; i++) {
+			j.sysctl[j.n] = res->writes[i].sysctl;
+			j.old[j.n++] = res->writes[i].from;
+		}
+		checkpoint(k, "journal");
+		if (journal_write(k->root, &j))
+			return EXIT_FAIL;
+
+		for (done = 0; done < res->nwrites; done++) {
+			const struct planned_write *w = &res->writes[done];
+
+			checkpoint_sysctl(k, "write", w->sysctl);
+			rc = k->ops->write_sysctl(k, w->sysctl, w->to);
+			if (rc) {
+				write_failed(w->sysctl, w->to, rc);
+				/* A failed write may still have half-happened: restore it too. */
+				done++;
+				goto undo;
+			}
+		}
+		checkpoint(k, "verify");
+		rc = verify(k, era, &want, &res->zi_after, why, sizeof(why));
+		if (rc) {
+			pcp_error("verification failed: %s", why);
+			goto undo;
+		}
+		res->verified = true;
+		res->changed = true;
+	}
+	if (req->persist != PERSIST_NONE) {
+		checkpoint(k, "persist");
+		if (persist(k, req, &want)) {
+			if (res->nwrites == 0)
+				return EXIT_FAIL;
+			done = res->nwrites;
+			zoneinfo_free(&res->zi_after);
+			goto undo;
+		}
+		res->persisted = true;
+	}
+	if (res->nwrites) {
+		checkpoint(k, "commit");
+		rc = journal_remove(k->root);
+		if (rc)
+			pcp_warn("change verified, but %s%s could not be removed: %s", k->root,
+				 PATH_JOURNAL, strerror(-rc));
+	}
+	return EXIT_OK;
+
+undo:
+	res->changed = false;
+	res->verified = false;
+	res->rolled_back = true;
+	memcpy(res->after, res->before, sizeof(res->after));
+	return roll_back(k, era, res->writes, done, &old);
+}
+
+int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res)
+{
+	struct expectation want;
+	enum pcp_era era;
+	int rc, lock = -1;
+
+	memset(res, 0, sizeof(*res));
+	rc = kernel_era(k, &era);
+	if (rc)
+		return rc;
+	/*
+	 * A missing interface or privilege is reported before the lock is
+	 * taken (creating it needs privilege too); transact() plans again
+	 * under the lock, with what is current then.
+	 */
+	rc = read_settings(k, res);
+	if (!rc)
+		rc = plan(req, res, &want);
+	if (rc)
+		return rc;
+	if (!req->dry_run) {
+		for (int s = 0; s < NSYSCTLS; s++)
+			if (want.targeted[s] && check_write_access(k, s))
+				return EXIT_NOPRIV;
+		lock = lock_acquire(k->root);
+		if (lock < 0)
+			return EXIT_FAIL;
+	}
+	rc = transact(k, era, req, res);
+	lock_release(lock);
+	return rc;
+}
+
+int change_rollback(struct kernel *k, struct change_result *res)
+{
+	struct expectation old;
+	struct journal j;
+	enum pcp_era era;
+	char why[160];
+	int rc, lock;
+
+	memset(res, 0, sizeof(*res));
+	rc = kernel_era(k, &era);
+	if (!rc)
+		rc = read_settings(k, res);
+	if (rc)
+		return rc;
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (res->have[s] && check_write_access(k, s))
+			return EXIT_NOPRIV;
+	lock = lock_acquire(k->root);
+	if (lock < 0)
+		return EXIT_FAIL;
+	rc = journal_read(k->root, &j, why, sizeof(why));
+	if (rc == -ENOENT) {
+		lock_release(lock);
+		return EXIT_OK;
+	}
+	if (rc) {
+		if (rc == -EBADMSG)
+			pcp_error("refusing %s%s: %s; nothing was changed. Inspect it, set the values "
+				  "by hand, then remove it", k->root, PATH_JOURNAL, why);
+		else
+			pcp_error("cannot read %s%s: %s", k->root, PATH_JOURNAL, strerror(-rc));
+		lock_release(lock);
+		return EXIT_FAIL;
+	}
+	memcpy(old.have, res->have, sizeof(old.have));
+	memcpy(old.value, res->before, sizeof(old.value));
+	for (size_t i = 0; i < j.n; i++) {
+		if (!res->have[j.sysctl[i]]) {
+			pcp_error("%s%s records vm.%s, which this kernel lacks; was it written on another "
+				  "kernel? Remove it once the settings are right", k->root, PATH_JOURNAL,
+				  sysctl_name(j.sysctl[i]));
+			lock_release(lock);
+			return EXIT_NOIFACE;
+		}
+		res->writes[i] = (struct planned_write){
+			.sysctl = j.sysctl[i], .from = j.old[i], .to = res->before[j.sysctl[i]],
+		};
+		old.value[j.sysctl[i]] = j.old[i];
+		res->after[j.sysctl[i]] = j.old[i];
+	}
+	res->nwrites = j.n;
+	rc = roll_back(k, era, res->writes, j.n, &old);
+	lock_release(lock);
+	res->rolled_back = rc == EXIT_FAIL;
+	res->verified = res->rolled_back;
+	res->changed = res->rolled_back;
+	return rc == EXIT_FAIL ? EXIT_OK : rc;
+}
+
+void change_result_free(struct change_result *res)
+{
+	zoneinfo_free(&res->zi_before);
+	zoneinfo_free(&res->zi_after);
+}

@@ -1,0 +1,325 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "numparse.h"
+#include "sysroot.h"
+
+#define JOURNAL_MAGIC "pcpctl journal v1\n"
+/* Larger than any journal we write; a bigger file is not ours. */
+#define JOURNAL_MAX 4096
+
+static uint64_t fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * Create root/run/pcpctl (and root/run under a sysroot) and make sure it is
+ * a real directory of ours that nobody else can write, so that the lock and
+ * journal inside cannot be planted or swapped.
+ */
+static int run_dir(const char *root)
+{
+	char *run = sysroot_path(root, "/run");
+	char *dir = sysroot_path(root, PATH_RUN_DIR);
+	struct stat st;
+	int rc = 0;
+
+	if (!run || !dir) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (mkdir(run, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		pcp_error("cannot create %s: %s", run, strerror(errno));
+		goto out;
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		rc = -errno;
+		pcp_error("cannot create %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (lstat(dir, &st) < 0) {
+		rc = -errno;
+		pcp_error("cannot inspect %s: %s", dir, strerror(errno));
+	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		rc = -EPERM;
+		pcp_error("refusing to use %s: not a directory owned by uid %u and writable only by it; remove it",
+			  dir, (unsigned)geteuid());
+	}
+out:
+	free(run);
+	free(dir);
+	return rc;
+}
+
+static int sync_dir(const char *root, const char *dirpath)
+{
+	char *dir = sysroot_path(root, dirpath);
+	int fd, rc = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* A file we own, regular, not linked elsewhere: anything else was planted. */
+static bool is_our_file(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	       st.st_nlink == 1 && !(st.st_mode & 077);
+}
+
+int lock_acquire(const char *root)
+{
+	char *path;
+	int fd, rc;
+
+	rc = run_dir(root);
+	if (rc)
+		return rc;
+	path = sysroot_path(root, PATH_LOCK);
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		pcp_error("cannot open the lock %s: %s", path,
+			  errno == ELOOP ? "it is a symbolic link; remove it" : strerror(errno));
+		free(path);
+		return rc;
+	}
+	if (!is_our_file(fd)) {
+		pcp_error("refusing the lock %s: not a private regular file of uid %u; remove it",
+			  path, (unsigned)geteuid());
+		free(path);
+		close(fd);
+		return -EPERM;
+	}
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			rc = -errno;
+			pcp_error("cannot lock %s: %s", path, strerror(errno));
+			break;
+		}
+		if (tries == LOCK_WAIT_SECONDS * 10) {
+			rc = -EBUSY;
+			pcp_error("another pcpctl is changing the pcp settings (it holds %s); "
+				  "try again when it has finished", path);
+			break;
+		}
+		if (tries == 0)
+			fprintf(stderr, "pcpctl: waiting up to %d s for another pcpctl to finish\n",
+				LOCK_WAIT_SECONDS);
+		nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+	}
+	free(path);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+void lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int journal_write(const char *root, const struct journal *j)
+{
+	char buf[JOURNAL_MAX];
+	size_t len = 0;
+	char *path;
+	int fd, rc = 0;
+
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", JOURNAL_MAGIC);
+	for (size_t i = 0; i < j->n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %ld\n",
+					sysctl_name(j->sysctl[i]), j->old[i]);
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "sum %016llx\n",
+				(unsigned long long)fnv1a(buf, len));
+
+	path = sysroot_path(root, PATH_JOURNAL);
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		pcp_error("cannot create the journal %s: %s", path, strerror(errno));
+		free(path);
+		return rc;
+	}
+	ssize_t written = write(fd, buf, len);
+	if (written < 0)
+		rc = -errno;
+	else if ((size_t)written != len)
+		rc = -EIO;
+	else if (fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (!rc)
+		rc = sync_dir(root, PATH_RUN_DIR);
+	if (rc) {
+		pcp_error("cannot write the journal %s: %s", path, strerror(-rc));
+		unlink(path);
+	}
+	free(path);
+	return rc;
+}
+
+static int parse_journal(char *text, size_t len, struct journal *j, char *why, size_t whylen)
+{
+	char *sum = strstr(text, "\nsum ");
+	char *line, *save;
+	unsigned long long want;
+	char tail;
+
+	memset(j, 0, sizeof(*j));
+	if (strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+		snprintf(why, whylen, "it does not start with \"pcpctl journal v1\"");
+		return -EBADMSG;
+	}
+	if (!sum || sscanf(sum + 5, "%16llx%c", &want, &tail) != 2 || tail != '\n' ||
+	    (size_t)(sum + 5 + 17 - text) != len) {
+		snprintf(why, whylen, "its checksum line is missing or malformed (truncated?)");
+		return -EBADMSG;
+	}
+	if (fnv1a(text, (size_t)(sum + 1 - text)) != want) {
+		snprintf(why, whylen, "its checksum does not match its content (edited?)");
+		return -EBADMSG;
+	}
+	sum[1] = '\0';
+	for (line = strtok_r(text + strlen(JOURNAL_MAGIC), "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *value = strchr(line, ' ');
+		int s;
+
+		if (!value) {
+			snprintf(why, whylen, "malformed line \"%s\"", line);
+			return -EBADMSG;
+		}
+		*value++ = '\0';
+		for (s = 0; s < NSYSCTLS && strcmp(line, sysctl_name(s)); s++)
+			;
+		if (s == NSYSCTLS) {
+			snprintf(why, whylen, "unknown setting \"%s\"", line);
+			return -EBADMSG;
+		}
+		for (size_t i = 0; i < j->n; i++)
+			if (j->sysctl[i] == (enum pcp_sysctl)s) {
+				snprintf(why, whylen, "%s is recorded twice", line);
+				return -EBADMSG;
+			}
+		if (parse_long(value, 0, INT_MAX, &j->old[j->n])) {
+			snprintf(why, whylen, "%s has an invalid value \"%s\"", line, value);
+			return -EBADMSG;
+		}
+		j->sysctl[j->n++] = (enum pcp_sysctl)s;
+	}
+	if (j->n == 0) {
+		snprintf(why, whylen, "it records no setting");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
+{
+	char buf[JOURNAL_MAX + 1];
+	char *path = sysroot_path(root, PATH_JOURNAL);
+	ssize_t n;
+	int fd, rc;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	free(path);
+	if (fd < 0) {
+		if (errno == ELOOP) {
+			snprintf(why, whylen, "it is a symbolic link");
+			return -EBADMSG;
+		}
+		return -errno;
+	}
+	if (!is_our_file(fd)) {
+		close(fd);
+		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
+		return -EBADMSG;
+	}
+	n = read(fd, buf, sizeof(buf));
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc)
+		return rc;
+	if (n > JOURNAL_MAX || memchr(buf, '\0', (size_t)n)) {
+		snprintf(why, whylen, "it is too large or binary");
+		return -EBADMSG;
+	}
+	buf[n] = '\0';
+	return parse_journal(buf, (size_t)n, j, why, whylen);
+}
+
+int journal_remove(const char *root)
+{
+	char *path = sysroot_path(root, PATH_JOURNAL);
+	int rc = 0;
+
+	if (!path)
+		return -ENOMEM;
+	if (unlink(path) < 0 && errno != ENOENT)
+		rc = -errno;
+	free(path);
+	if (!rc)
+		rc = sync_dir(root, PATH_RUN_DIR);
+	return rc;
+}
+
+bool journal_exists(const char *root)
+{
+	char *path = sysroot_path(root, PATH_JOURNAL);
+	struct stat st;
+	bool exists;
+
+	if (!path)
+		return false;
+	exists = lstat(path, &st) == 0;
+	free(path);
+	return exists;
+}
+
+void journal_warn_leftover(const char *root)
+{
+	if (journal_exists(root))
+		pcp_warn("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' to restore "
+			 "the settings it recorded", root, PATH_JOURNAL);
+}

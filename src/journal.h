@@ -1,0 +1,44 @@
+/*
+ * The lock that serialises changes and the journal that makes them
+ * crash-safe: the old value of every sysctl a change is about to write,
+ * fsync'ed before the first write and removed once the change is verified.
+ */
+#ifndef PCPCTL_JOURNAL_H
+#define PCPCTL_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel.h"
+
+struct journal {
+	size_t n;
+	enum pcp_sysctl sysctl[NSYSCTLS];
+	long old[NSYSCTLS];
+};
+
+/* How long a second pcpctl waits for the one holding the lock. */
+#define LOCK_WAIT_SECONDS 10
+
+/*
+ * Take the lock, waiting up to LOCK_WAIT_SECONDS.  Returns an fd to pass
+ * to lock_release, or a negative errno (-EBUSY when another pcpctl kept it)
+ * after printing why.
+ */
+int lock_acquire(const char *root);
+void lock_release(int fd);
+
+/* 0, or a negative errno after printing why. */
+int journal_write(const char *root, const struct journal *j);
+/*
+ * 0; -ENOENT when there is no journal; -EBADMSG when it is damaged,
+ * tampered with or not ours (why says how); other negative errnos.
+ */
+int journal_read(const char *root, struct journal *j, char *why, size_t whylen);
+int journal_remove(const char *root);
+bool journal_exists(const char *root);
+
+/* Every command calls this: a leftover journal means an interrupted change. */
+void journal_warn_leftover(const char *root);
+
+#endif

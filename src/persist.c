@@ -1,0 +1,139 @@
+#include "persist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "numparse.h"
+#include "sysroot.h"
+
+/* The first line marks the file as ours; we never rewrite one without it. */
+#define PERSIST_HEADER "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
+#define PERSIST_MAX 4096
+
+int persist_read(const char *root, struct persisted *p)
+{
+	char *path = sysroot_path(root, PATH_PERSIST);
+	char buf[PERSIST_MAX + 1], *line, *save;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ENOENT) {
+			free(path);
+			return 0;
+		}
+		pcp_error("cannot read %s: %s", path,
+			  err == ELOOP ? "it is a symbolic link; remove it" : strerror(err));
+		free(path);
+		return -err;
+	}
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -1;
+	close(fd);
+	if (n < 0 || n > PERSIST_MAX || strncmp(buf, PERSIST_HEADER, strlen(PERSIST_HEADER)) != 0) {
+		pcp_error("refusing to manage %s: it was not written by pcpctl; move it away", path);
+		free(path);
+		return -EPERM;
+	}
+	buf[n] = '\0';
+	for (line = strtok_r(buf + strlen(PERSIST_HEADER), "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char key[64];
+		char value[32];
+		int s;
+
+		if (sscanf(line, "vm.%63s = %31s", key, value) != 2)
+			continue;
+		for (s = 0; s < NSYSCTLS; s++)
+			if (strcmp(key, sysctl_name(s)) == 0 &&
+			    parse_long(value, 0, INT_MAX, &p->value[s]) == 0)
+				p->have[s] = true;
+	}
+	free(path);
+	return 0;
+}
+
+static int write_temp(const char *tmp, const struct persisted *p)
+{
+	FILE *f;
+	int fd, rc = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	fputs(PERSIST_HEADER, f);
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (p->have[s])
+			fprintf(f, "vm.%s = %ld\n", sysctl_name(s), p->value[s]);
+	if (fflush(f) != 0 || fsync(fd) < 0)
+		rc = -errno;
+	if (fclose(f) != 0 && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int persist_write(const char *root, const struct persisted *p)
+{
+	char *dir = sysroot_path(root, PATH_SYSCTL_D);
+	char *path = sysroot_path(root, PATH_PERSIST);
+	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
+	bool any = false;
+	int rc = 0, dfd;
+
+	if (!dir || !path || !tmp) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int s = 0; s < NSYSCTLS; s++)
+		any |= p->have[s];
+	if (any) {
+		/* A temp file left by a crash is ours to replace; a link there is not followed. */
+		if (unlink(tmp) < 0 && errno != ENOENT) {
+			rc = -errno;
+			goto fail;
+		}
+		rc = write_temp(tmp, p);
+		if (!rc && rename(tmp, path) < 0)
+			rc = -errno;
+		if (rc) {
+			unlink(tmp);
+			goto fail;
+		}
+	} else if (unlink(path) < 0 && errno != ENOENT) {
+		rc = -errno;
+		goto fail;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0)
+		rc = -errno;
+	if (dfd >= 0)
+		close(dfd);
+	if (!rc)
+		goto out;
+fail:
+	pcp_error("cannot write %s: %s", path, strerror(-rc));
+out:
+	free(dir);
+	free(path);
+	free(tmp);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/*
+ * --persist: the pcp settings in etc/sysctl.d/90-pcpctl.conf, so that
+ * systemd-sysctl applies them at boot.  The file holds only our keys.
+ */
+#ifndef PCPCTL_PERSIST_H
+#define PCPCTL_PERSIST_H
+
+#include <stdbool.h>
+
+#include "kernel.h"
+
+struct persisted {
+	bool have[NSYSCTLS];
+	long value[NSYSCTLS];
+};
+
+/* 0 (an absent file reads as nothing persisted) or a negative errno after printing why. */
+int persist_read(const char *root, struct persisted *p);
+/*
+ * Replace the file with p's settings, atomically (temp file, fsync, rename,
+ * fsync the directory); with none left, remove it.  0 or a negative errno
+ * after printing why.
+ */
+int persist_write(const char *root, const struct persisted *p);
+
+#endif

@@ -1,0 +1,57 @@
+#include "privs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+int drop_privileges(void)
+{
+	cap_t none;
+	int rc = 0;
+
+	/* The bounding set can only shrink while CAP_SETPCAP is still ours. */
+	if (CAP_IS_SUPPORTED(CAP_SETPCAP) && cap_get_bound(CAP_SETPCAP) == 1) {
+		for (cap_value_t c = 0; c <= CAP_LAST_CAP; c++)
+			if (cap_get_bound(c) == 1 && cap_drop_bound(c) < 0 && errno != EPERM)
+				return -errno;
+	}
+	if (CAP_AMBIENT_SUPPORTED() && cap_reset_ambient() < 0)
+		return -errno;
+	none = cap_init();
+	if (!none)
+		return -errno;
+	if (cap_set_proc(none) < 0)
+		rc = -errno;
+	cap_free(none);
+	if (!rc && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		rc = -errno;
+	return rc;
+}
+
+int check_write_access(const struct kernel *k, enum pcp_sysctl s)
+{
+	char *path = sysctl_path(k, s);
+	int rc = 0;
+
+	if (!path)
+		return -ENOMEM;
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0) {
+		rc = -EACCES;
+		if (errno == EROFS)
+			pcp_error("%s is on a read-only file system (a container?); change it on the host",
+				  path);
+		else if (geteuid() != 0)
+			pcp_error("writing %s needs root (euid 0): the kernel checks the file's owner "
+				  "bits, which no capability overrides; run pcpctl as root", path);
+		else
+			pcp_error("cannot write %s: %s", path, strerror(errno));
+	}
+	free(path);
+	return rc;
+}

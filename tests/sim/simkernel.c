@@ -1,0 +1,382 @@
+/*
+ * A simulated kernel behind the kernel interface, for tests of the change
+ * transaction.  Its state is a sysroot tree: proc/zoneinfo (a real capture
+ * to start from), the files of proc/sys/vm, proc/sys/kernel/osrelease and the node
+ * cpulists.  A sysctl write validates like the kernel, and unless the value
+ * is already set, recomputes batch and high for the kernel era of the
+ * release and rewrites zoneinfo.  Faults come from DIR/sim/faults, one per
+ * line:
+ *   fail-write K ERRNO      the K-th write (counted in DIR/sim/writes) fails
+ *   mismatch-after-write K  the K-th write leaves one pageset off by one
+ *   mismatch-always         every write does
+ *   crash STEP              SIGKILL at the transaction checkpoint STEP
+ *   sleep STEP SECONDS      pause there (to hold the lock)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "numparse.h"
+#include "pcprules.h"
+#include "sysroot.h"
+#include "topology.h"
+#include "zoneinfo.h"
+
+static char *tree_path(const struct kernel *k, const char *rel)
+{
+	return sysroot_path(k->root, rel);
+}
+
+static int read_text(const struct kernel *k, const char *rel, char **text)
+{
+	char *path = tree_path(k, rel);
+	size_t len;
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = read_whole_file(path, text, &len);
+	free(path);
+	return rc;
+}
+
+/* Replace a tree file atomically, as the kernel's view changes at once. */
+static int write_text(const struct kernel *k, const char *rel, const char *text, size_t len)
+{
+	char *path = tree_path(k, rel);
+	char *tmp = NULL;
+	FILE *f;
+	int rc = 0;
+
+	if (!path || asprintf(&tmp, "%s.sim-tmp", path) < 0) {
+		free(path);
+		return -ENOMEM;
+	}
+	f = fopen(tmp, "w");
+	if (!f)
+		rc = -errno;
+	else {
+		if (fwrite(text, 1, len, f) != len)
+			rc = -EIO;
+		if (fclose(f) != 0 && !rc)
+			rc = -errno;
+		if (!rc && rename(tmp, path) < 0)
+			rc = -errno;
+	}
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+static int sim_read_zoneinfo(struct kernel *k, char **text, size_t *len)
+{
+	char *path = tree_path(k, PATH_ZONEINFO);
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = read_whole_file(path, text, len);
+	free(path);
+	return rc;
+}
+
+static char *sysctl_rel(enum pcp_sysctl s)
+{
+	char *rel;
+
+	if (asprintf(&rel, PATH_SYSCTL_VM "%s", sysctl_name(s)) < 0)
+		return NULL;
+	return rel;
+}
+
+static int sim_read_sysctl(struct kernel *k, enum pcp_sysctl s, long *value)
+{
+	char *rel = sysctl_rel(s);
+	char *text;
+	int rc;
+
+	if (!rel)
+		return -ENOMEM;
+	rc = read_text(k, rel, &text);
+	free(rel);
+	if (rc)
+		return rc;
+	rc = sysctl_parse_value(text, value);
+	free(text);
+	return rc;
+}
+
+/* Does DIR/sim/faults have "WORD ARG..." with the given first argument? */
+static bool fault(const struct kernel *k, const char *word, const char *arg, char *rest,
+		  size_t restlen)
+{
+	char *text, *line, *save;
+	bool found = false;
+
+	if (read_text(k, "/sim/faults", &text))
+		return false;
+	for (line = strtok_r(text, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+		char w[64], a[64], r[64] = "";
+		int n = sscanf(line, "%63s %63s %63s", w, a, r);
+
+		if (n >= 1 && strcmp(w, word) == 0 && (!arg || (n >= 2 && strcmp(a, arg) == 0))) {
+			found = true;
+			if (rest)
+				snprintf(rest, restlen, "%s", r);
+		}
+	}
+	free(text);
+	return found;
+}
+
+static int errno_by_name(const char *name)
+{
+	static const struct {
+		const char *name;
+		int value;
+	} names[] = { { "EINVAL", EINVAL }, { "EIO", EIO }, { "EACCES", EACCES },
+		      { "EROFS", EROFS }, { "EPERM", EPERM }, { "ENOSPC", ENOSPC } };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i].name) == 0)
+			return names[i].value;
+	return EIO;
+}
+
+static long next_write_number(struct kernel *k)
+{
+	char *text = NULL, buf[32];
+	long n = 0;
+
+	if (read_text(k, "/sim/writes", &text) == 0)
+		sysctl_parse_value(text, &n);
+	free(text);
+	n++;
+	snprintf(buf, sizeof(buf), "%ld\n", n);
+	write_text(k, "/sim/writes", buf, strlen(buf));
+	return n;
+}
+
+static bool valid_value(enum pcp_sysctl s, long v)
+{
+	if (s == SYSCTL_BATCH)
+		return v >= 0 && v <= PCP_BATCH_MAX;
+	return v == 0 || (v >= PCP_FRACTION_MIN && v <= INT_MAX);
+}
+
+/* What the kernel sets in one zone, pageset by pageset. */
+static void recompute_zone(const struct kernel *k, enum pcp_era era, const long *value,
+			   const bool *have, struct zi_zone *z)
+{
+	long fraction = have[SYSCTL_HIGH_FRACTION] ? value[SYSCTL_HIGH_FRACTION] :
+			have[SYSCTL_FRACTION] ? value[SYSCTL_FRACTION] : 0;
+	struct pcp_zone_input in = {
+		.era = era, .managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW],
+		.fraction = fraction,
+	};
+	struct pcp_expect want;
+
+	if (zone_split_cpus(k->root, z, &in.split))
+		in.split = (unsigned)z->npagesets;
+	if (have[SYSCTL_BATCH] && value[SYSCTL_BATCH])
+		in.batch = (int)value[SYSCTL_BATCH];
+	else if (era == ERA_FRACTION)
+		in.batch = pcp_fraction_batch(&in);
+	else
+		in.batch = pcp_default_batch(era, in.managed);
+
+	pcp_expected(&in, &want);
+	for (size_t i = 0; i < z->npagesets; i++) {
+		struct zi_pageset *ps = &z->pagesets[i];
+
+		ps->value[ZI_BATCH] = in.batch;
+		if (want.check_high)
+			ps->value[ZI_HIGH] = want.high;
+		if (want.check_minmax) {
+			ps->value[ZI_HIGH_MIN] = want.high_min;
+			ps->value[ZI_HIGH_MAX] = want.high_max;
+		}
+	}
+	/* 6.7+: only the writing CPU (the first) recomputes its own high at once. */
+	if (era >= ERA_LAZY_HIGH && z->npagesets) {
+		struct pcp_zone_input eager = in;
+		struct pcp_expect now;
+
+		eager.era = ERA_HIGH_FRACTION;
+		pcp_expected(&eager, &now);
+		z->pagesets[0].value[ZI_HIGH] = now.high;
+	}
+}
+
+/*
+ * Rewrite the numbers of the batch/high lines in place, zone by zone, so
+ * that every other line of the capture stays as the real kernel printed it.
+ */
+static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
+			    const struct zoneinfo *zi)
+{
+	static const struct {
+		const char *key;
+		enum zi_field field;
+	} keys[] = { { "high:", ZI_HIGH }, { "batch:", ZI_BATCH }, { "high_min:", ZI_HIGH_MIN },
+		     { "high_max:", ZI_HIGH_MAX } };
+	char *out = malloc(len * 2 + 64);
+	size_t o = 0, zone = 0, pageset = 0;
+	bool seen_zone = false;
+	int rc;
+
+	if (!out)
+		return -ENOMEM;
+	for (const char *p = text; p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		const char *s = p;
+		size_t linelen = (size_t)(nl - p) + 1;
+		bool done = false;
+
+		while (*s == ' ')
+			s++;
+		if (strncmp(s, "Node ", 5) == 0) {
+			zone = seen_zone ? zone + 1 : 0;
+			seen_zone = true;
+			pageset = 0;
+		} else if (strncmp(s, "cpu:", 4) == 0) {
+			pageset++;
+		}
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && pageset && !done; i++) {
+			size_t kl = strlen(keys[i].key);
+			const char *num;
+
+			if (strncmp(s, keys[i].key, kl) != 0)
+				continue;
+			for (num = s + kl; *num == ' '; num++)
+				;
+			memcpy(out + o, p, (size_t)(num - p));
+			o += (size_t)(num - p);
+			o += (size_t)sprintf(out + o, "%d\n",
+					     zi->zones[zone].pagesets[pageset - 1].value[keys[i].field]);
+			done = true;
+		}
+		if (!done) {
+			memcpy(out + o, p, linelen);
+			o += linelen;
+		}
+		p = nl + 1;
+	}
+	rc = write_text(k, PATH_ZONEINFO, out, o);
+	free(out);
+	return rc;
+}
+
+static int recompute(struct kernel *k, bool mismatch)
+{
+	long value[NSYSCTLS];
+	bool have[NSYSCTLS];
+	struct zoneinfo zi;
+	struct zi_error err;
+	enum pcp_era era;
+	char *text, *release;
+	size_t len;
+	int rc;
+
+	release = kernel_release(k);
+	if (!release)
+		return -errno;
+	rc = pcp_era_of_release(release, &era);
+	free(release);
+	if (rc)
+		return rc;
+	for (int s = 0; s < NSYSCTLS; s++)
+		have[s] = sim_read_sysctl(k, s, &value[s]) == 0;
+	rc = sim_read_zoneinfo(k, &text, &len);
+	if (rc)
+		return rc;
+	rc = zoneinfo_parse(text, len, &zi, &err);
+	if (rc) {
+		free(text);
+		return rc;
+	}
+	for (size_t i = 0; i < zi.nzones; i++)
+		recompute_zone(k, era, value, have, &zi.zones[i]);
+	if (mismatch) {
+		for (size_t i = 0; i < zi.nzones; i++)
+			if (zi.zones[i].npagesets) {
+				zi.zones[i].pagesets[zi.zones[i].npagesets - 1].value[ZI_BATCH]++;
+				break;
+			}
+	}
+	rc = rewrite_zoneinfo(k, text, len, &zi);
+	zoneinfo_free(&zi);
+	free(text);
+	return rc;
+}
+
+static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
+{
+	long n = next_write_number(k), current;
+	char nth[32], rest[64];
+	char *rel, buf[32];
+	int rc;
+
+	snprintf(nth, sizeof(nth), "%ld", n);
+	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
+		return -errno_by_name(rest);
+	rc = sim_read_sysctl(k, s, &current);
+	if (rc)
+		return rc;
+	if (!valid_value(s, value))
+		return -EINVAL;
+	if (value == current)
+		return 0;
+	rel = sysctl_rel(s);
+	if (!rel)
+		return -ENOMEM;
+	snprintf(buf, sizeof(buf), "%ld\n", value);
+	rc = write_text(k, rel, buf, strlen(buf));
+	free(rel);
+	if (rc)
+		return rc;
+	return recompute(k, fault(k, "mismatch-always", NULL, NULL, 0) ||
+			    fault(k, "mismatch-after-write", nth, NULL, 0));
+}
+
+static void sim_checkpoint(struct kernel *k, const char *step)
+{
+	char seconds[64];
+	long s;
+
+	if (fault(k, "crash", step, NULL, 0))
+		raise(SIGKILL);
+	if (fault(k, "sleep", step, seconds, sizeof(seconds)) &&
+	    parse_long(seconds, 0, 3600, &s) == 0)
+		sleep((unsigned)s);
+}
+
+static void sim_close(struct kernel *k)
+{
+	free(k);
+}
+
+static const struct kernel_ops sim_ops = {
+	.read_zoneinfo = sim_read_zoneinfo,
+	.read_sysctl = sim_read_sysctl,
+	.write_sysctl = sim_write_sysctl,
+	.checkpoint = sim_checkpoint,
+	.close = sim_close,
+};
+
+struct kernel *kernel_open(const char *root)
+{
+	struct kernel *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->ops = &sim_ops;
+	k->root = root;
+	return k;
+}
