@@ -1,0 +1,296 @@
+/*
+ * test_workload.c - page_fault1 and external workload runners
+ *
+ * Short real runs: they fork, pin and fault for fractions of a second.
+ * After each, the test process must have no children left, alive or
+ * zombie.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "sysload.h"
+#include "workload.h"
+
+static int cpus[2];
+static size_t ncpus;
+static volatile sig_atomic_t stop;
+
+/* Use CPUs we may run on, wherever CTest puts us. */
+static int setup(void **state)
+{
+	cpu_set_t set;
+	int c;
+
+	(void)state;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return -1;
+	for (c = 0; c < CPU_SETSIZE && ncpus < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[ncpus++] = c;
+	return ncpus ? 0 : -1;
+}
+
+static void assert_no_children(void)
+{
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* SA_RESTART on purpose: the runners must see the flag anyway. */
+static void stop_after(double s)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct itimerval it = { .it_value = {
+		.tv_sec = (time_t)s,
+		.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6) } };
+
+	stop = 0;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+}
+
+static void test_pf1_tiny(void **state)
+{
+	struct pf1_config cfg = {
+		.cpus = cpus, .ncpus = ncpus,
+		.duration_s = 0.3, .warmup_s = 0.05, .interval_s = 0.05,
+		.map_bytes = 4 << 20,
+	};
+	double *samples = NULL, t0 = now(), t;
+	size_t n = 0, i;
+
+	(void)state;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	t = now() - t0;
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		assert_true(samples[i] > 0);
+	assert_true(t >= 0.35 && t < 2.0);
+	free(samples);
+	assert_no_children();
+}
+
+/* The workload's faults show in /proc/vmstat, its CPU time as ours. */
+static void test_sysload_pf1(void **state)
+{
+	struct pf1_config cfg = {
+		.cpus = cpus, .ncpus = ncpus,
+		.duration_s = 0.3, .interval_s = 0.3, .map_bytes = 4 << 20,
+	};
+	struct sysload_mark b, e;
+	struct sysload_point p;
+	double *samples = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(sysload_mark(&b), 0);
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(sysload_mark(&e), 0);
+	assert_int_equal(sysload_diff(&b, &e, &p), 0);
+	assert_int_equal(n, 1);
+	/* each op is a fault that allocates a page, and the page is freed */
+	assert_true((double)p.pgfault >= samples[0] * 0.3 * 0.9);
+	assert_true((double)p.pgalloc >= samples[0] * 0.3 * 0.9);
+	assert_true(p.pgfree > 0);
+	/* how much CPU the tasks got depends on what else runs: only that
+	 * their time was counted as ours can be checked here */
+	assert_true(p.ours_cpus > 0);
+	assert_true(p.others_cpus >= 0);
+	assert_int_equal(sysload_diff(&e, &b, &p), -EINVAL);
+	free(samples);
+	assert_no_children();
+}
+
+static void test_pf1_stop(void **state)
+{
+	struct pf1_config cfg = {
+		.cpus = cpus, .ncpus = ncpus,
+		.duration_s = 30, .warmup_s = 0.05, .interval_s = 1,
+		.map_bytes = 4 << 20, .stop = &stop,
+	};
+	double *samples = NULL, t0 = now();
+	size_t n = 0;
+
+	(void)state;
+	stop_after(0.2);
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
+	assert_true(now() - t0 < 2.0);
+	assert_null(samples);
+	assert_int_equal(n, 0);
+	assert_no_children();
+
+	/* already set: nothing runs for long */
+	t0 = now();
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
+	assert_true(now() - t0 < 1.0);
+	assert_no_children();
+	stop = 0;
+}
+
+static void test_pf1_invalid(void **state)
+{
+	const int neg[] = { -1 };
+	struct pf1_config good = {
+		.cpus = cpus, .ncpus = 1, .duration_s = 0.1, .interval_s = 0.05,
+	};
+	struct pf1_config cfg;
+	double *samples = NULL;
+	size_t n = 0;
+
+	(void)state;
+	cfg = good, cfg.ncpus = 0;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	cfg = good, cfg.cpus = neg;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	cfg = good, cfg.duration_s = 0;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	cfg = good, cfg.warmup_s = -1;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	cfg = good, cfg.interval_s = -0.1;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	cfg = good, cfg.map_bytes = 1;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	assert_null(samples);
+	assert_no_children();
+}
+
+/* A CPU id past any machine's: the task cannot pin, the run fails. */
+static void test_pf1_offline_cpu(void **state)
+{
+	const int far[] = { 0, 1 << 20 };
+	struct pf1_config cfg = {
+		.cpus = far, .ncpus = 2, .duration_s = 0.1, .interval_s = 0.05,
+		.map_bytes = 1 << 20,
+	};
+	double *samples = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	assert_null(samples);
+	assert_no_children();
+}
+
+static void test_ext_metric(void **state)
+{
+	char *const argv[] = { "sh", "-c",
+		"echo 'warming up'; echo 'result: 12.5 ops/s'; "
+		"echo 'result: 99 ops/s'; exit 3", NULL };
+	double wall = -1, metric = -1;
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL,
+				 &wall, &metric, &status), 0);
+	assert_true(metric == 12.5);
+	assert_int_equal(status, 3);
+	assert_true(wall > 0 && wall < 5);
+
+	/* no group: the whole match */
+	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL,
+				 NULL, &metric, NULL), 0);
+	assert_true(metric == 12.5);
+	assert_int_equal(ext_run(argv, "nothing like it", NULL,
+				 &wall, &metric, &status), -ENOMSG);
+	assert_int_equal(status, 3);
+	assert_int_equal(ext_run(argv, "result: (.*)", NULL,
+				 NULL, &metric, NULL), -EBADMSG);
+	assert_int_equal(ext_run(argv, "(", NULL, NULL, &metric, NULL), -EINVAL);
+	assert_no_children();
+}
+
+static void test_ext_status(void **state)
+{
+	char *const plain[] = { "true", NULL };
+	char *const killed[] = { "sh", "-c", "kill -9 $$", NULL };
+	char *const missing[] = { "/nonexistent/pcpctl-workload", NULL };
+	char *const empty[] = { NULL };
+	double wall = -1;
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(ext_run(plain, NULL, NULL, &wall, NULL, &status), 0);
+	assert_int_equal(status, 0);
+	assert_true(wall >= 0);
+	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(status, 128 + SIGKILL);
+	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, &status), -ENOENT);
+	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_no_children();
+}
+
+/* A background straggler keeps stdout open: we must not wait for it. */
+static void test_ext_straggler(void **state)
+{
+	char *const argv[] = { "sh", "-c", "sleep 30 & echo value=7", NULL };
+	double metric = -1, t0 = now();
+
+	(void)state;
+	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, &metric,
+				 NULL), 0);
+	assert_true(metric == 7);
+	assert_true(now() - t0 < 5);
+	assert_no_children();
+}
+
+static void test_ext_stop(void **state)
+{
+	char *const argv[] = { "sh", "-c", "sleep 30; echo late=1", NULL };
+	double metric = -1, t0 = now();
+
+	(void)state;
+	stop_after(0.2);
+	assert_int_equal(ext_run(argv, "late=([0-9]+)", &stop, NULL, &metric,
+				 NULL), -EINTR);
+	assert_true(now() - t0 < 2);
+	assert_true(metric == -1);
+	assert_no_children();
+	stop = 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pf1_tiny),
+		cmocka_unit_test(test_sysload_pf1),
+		cmocka_unit_test(test_pf1_stop),
+		cmocka_unit_test(test_pf1_invalid),
+		cmocka_unit_test(test_pf1_offline_cpu),
+		cmocka_unit_test(test_ext_metric),
+		cmocka_unit_test(test_ext_status),
+		cmocka_unit_test(test_ext_straggler),
+		cmocka_unit_test(test_ext_stop),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
