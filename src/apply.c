@@ -170,7 +170,7 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
  * EXIT_ROLLBACK when it is not (journal kept).
  */
 static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
-		     size_t n, const struct expectation *old)
+		     size_t n, const struct expectation *old, bool own_journal)
 {
 	struct expectation ex = *old;
 	struct zoneinfo zi;
@@ -202,7 +202,7 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
 		return EXIT_ROLLBACK;
 	}
-	rc = journal_remove(k->root);
+	rc = own_journal ? journal_remove(k->root) : 0;
 	if (rc)
 		pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
 			 PATH_JOURNAL, strerror(-rc));
@@ -312,7 +312,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	size_t done;
 	int rc;
 
-	if (journal_exists(k->root)) {
+	if (!req->in_session && journal_exists(k->root)) {
 		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
 			  k->root, PATH_JOURNAL);
 		return EXIT_FAIL;
@@ -343,7 +343,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 			j.old[j.n++] = res->writes[i].from;
 		}
 		checkpoint(k, "journal");
-		if (journal_write(k->root, &j))
+		if (!req->in_session && journal_write(k->root, &j))
 			return EXIT_FAIL;
 
 		for (done = 0; done < res->nwrites; done++) {
@@ -378,7 +378,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 		}
 		res->persisted = true;
 	}
-	if (res->nwrites) {
+	if (res->nwrites && !req->in_session) {
 		checkpoint(k, "commit");
 		rc = journal_remove(k->root);
 		if (rc)
@@ -392,7 +392,7 @@ undo:
 	res->verified = false;
 	res->rolled_back = true;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(k, era, res->writes, done, &old);
+	return roll_back(k, era, res->writes, done, &old, !req->in_session);
 }
 
 int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res)
@@ -419,6 +419,8 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 		for (int s = 0; s < NSYSCTLS; s++)
 			if (want.targeted[s] && check_write_access(k, s))
 				return EXIT_NOPRIV;
+	}
+	if (!req->dry_run && !req->in_session) {
 		lock = lock_acquire(k->root);
 		if (lock < 0)
 			return EXIT_FAIL;
@@ -479,12 +481,81 @@ int change_rollback(struct kernel *k, struct change_result *res)
 		res->after[j.sysctl[i]] = j.old[i];
 	}
 	res->nwrites = j.n;
-	rc = roll_back(k, era, res->writes, j.n, &old);
+	rc = roll_back(k, era, res->writes, j.n, &old, true);
 	lock_release(lock);
 	res->rolled_back = rc == EXIT_FAIL;
 	res->verified = res->rolled_back;
 	res->changed = res->rolled_back;
 	return rc == EXIT_FAIL ? EXIT_OK : rc;
+}
+
+int change_session_begin(struct kernel *k, struct change_session *s)
+{
+	struct journal j = { 0 };
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->lock = lock_acquire(k->root);
+	if (s->lock < 0)
+		return EXIT_FAIL;
+	if (journal_exists(k->root)) {
+		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
+			  k->root, PATH_JOURNAL);
+		rc = EXIT_FAIL;
+		goto fail;
+	}
+	rc = read_settings(k, &s->original);
+	if (rc)
+		goto fail;
+	for (int i = 0; i < NSYSCTLS; i++) {
+		if (!s->original.have[i])
+			continue;
+		if (check_write_access(k, i)) {
+			rc = EXIT_NOPRIV;
+			goto fail;
+		}
+		j.sysctl[j.n] = i;
+		j.old[j.n++] = s->original.before[i];
+	}
+	if (journal_write(k->root, &j)) {
+		rc = EXIT_FAIL;
+		goto fail;
+	}
+	return EXIT_OK;
+fail:
+	lock_release(s->lock);
+	s->lock = -1;
+	return rc;
+}
+
+int change_session_end(struct kernel *k, struct change_session *s)
+{
+	const struct change_result *o = &s->original;
+	struct change_request req = {
+		.set_batch = o->have[SYSCTL_BATCH], .batch = o->before[SYSCTL_BATCH],
+		.set_fraction = o->have[SYSCTL_HIGH_FRACTION] || o->have[SYSCTL_FRACTION],
+		.fraction = o->have[SYSCTL_HIGH_FRACTION] ? o->before[SYSCTL_HIGH_FRACTION] :
+							     o->before[SYSCTL_FRACTION],
+		.in_session = true,
+	};
+	struct change_result res;
+	int rc = change_apply(k, &req, &res);
+
+	change_result_free(&res);
+	if (rc == EXIT_OK) {
+		int err = journal_remove(k->root);
+
+		if (err)
+			pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
+				 PATH_JOURNAL, strerror(-err));
+	} else {
+		pcp_error("could not restore the settings from before; %s%s keeps them: run "
+			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
+		rc = EXIT_ROLLBACK;
+	}
+	lock_release(s->lock);
+	s->lock = -1;
+	return rc;
 }
 
 void change_result_free(struct change_result *res)

@@ -19,6 +19,12 @@ struct change_request {
 	bool reset;		/* batch (where the kernel has it) and fraction to 0 */
 	bool dry_run;
 	enum persist_mode persist;
+	/*
+	 * The caller holds the lock and a journal of the original values
+	 * (change_session_begin): take neither, the session's journal covers
+	 * a crash.
+	 */
+	bool in_session;
 };
 
 struct planned_write {
@@ -42,6 +48,20 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 /* Restore what an interrupted change's journal recorded. */
 int change_rollback(struct kernel *k, struct change_result *res);
 void change_result_free(struct change_result *res);
+
+/*
+ * A session of several changes (a sweep): lock, and journal every pcp
+ * sysctl's original value until change_session_end puts them back, so that
+ * after a crash 'pcpctl rollback' restores the state before the session.
+ */
+struct change_session {
+	int lock;
+	struct change_result original;
+};
+
+int change_session_begin(struct kernel *k, struct change_session *s);
+/* Restore and verify the original values; the exit code of that change. */
+int change_session_end(struct kernel *k, struct change_session *s);
 
 /* For messages and validation: the exit code of a value check, 0 if valid. */
 int validate_batch(long batch);

@@ -14,6 +14,7 @@
 #include "privs.h"
 #include "show.h"
 #include "status.h"
+#include "sweep.h"
 
 #ifndef PCPCTL_VERSION
 #define PCPCTL_VERSION "unknown"
@@ -25,7 +26,9 @@ enum {
 	OPT_OUTPUT_ALL = 1 << 4, OPT_NOHEADINGS = 1 << 5, OPT_NODE = 1 << 6, OPT_ZONE = 1 << 7,
 	OPT_CPU = 1 << 8, OPT_SUMMARY = 1 << 9, OPT_SYSROOT = 1 << 10, OPT_BATCH = 1 << 11,
 	OPT_FRACTION = 1 << 12, OPT_DRY_RUN = 1 << 13, OPT_PERSIST = 1 << 14,
-	OPT_HELP = 1 << 15, OPT_VERSION = 1 << 16,
+	OPT_HELP = 1 << 15, OPT_VERSION = 1 << 16, OPT_TASKS = 1 << 17, OPT_DURATION = 1 << 18,
+	OPT_WARMUP = 1 << 19, OPT_RUNS = 1 << 20, OPT_METRIC = 1 << 21, OPT_CSV = 1 << 22,
+	OPT_PLOT = 1 << 23,
 };
 
 #define SHOW_OPTS (OPT_JSON | OPT_RAW | OPT_PAIRS | OPT_OUTPUT | OPT_OUTPUT_ALL | \
@@ -41,6 +44,8 @@ static const struct command {
 	{ "set", CHANGE_OPTS | OPT_BATCH | OPT_FRACTION },
 	{ "reset", CHANGE_OPTS },
 	{ "rollback", OPT_JSON | OPT_SYSROOT },
+	{ "sweep", OPT_JSON | OPT_SYSROOT | OPT_BATCH | OPT_FRACTION | OPT_TASKS | OPT_DURATION |
+		   OPT_WARMUP | OPT_RUNS | OPT_METRIC | OPT_CSV | OPT_PLOT },
 };
 
 static void usage(FILE *out)
@@ -51,6 +56,7 @@ static void usage(FILE *out)
 	      " pcpctl [options] set [--batch N] [--fraction N]\n"
 	      " pcpctl [options] reset\n"
 	      " pcpctl [options] rollback\n"
+	      " pcpctl [options] sweep --batch VALUES | --fraction VALUES [-- COMMAND...]\n"
 	      "\n"
 	      "Show and tune the page allocator's per-CPU page lists (pcp).\n"
 	      "\n"
@@ -59,7 +65,8 @@ static void usage(FILE *out)
 	      " status               kernel release and the pcp sysctls this kernel has\n"
 	      " set                  change batch and/or fraction, verified, or nothing changes\n"
 	      " reset                put batch and fraction back to the kernel's defaults\n"
-	      " rollback             restore what an interrupted set or reset recorded\n"
+	      " rollback             restore what an interrupted set, reset or sweep recorded\n"
+	      " sweep                measure a workload at each value, then restore the settings\n"
 	      "\n"
 	      "Options for show:\n"
 	      " -J, --json           use JSON output format\n"
@@ -81,6 +88,20 @@ static void usage(FILE *out)
 	      "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
 	      "                      (reset --persist removes them)\n"
 	      "\n"
+	      "Options for sweep:\n"
+	      "     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
+	      "     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
+	      "     --tasks N        page_fault1 processes, one pinned per CPU (default: all CPUs)\n"
+	      "     --duration S     seconds measured per run (default 10)\n"
+	      "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
+	      "                      any S > 0 means one unmeasured run first\n"
+	      "     --runs R         runs per value (default 1)\n"
+	      "     --metric REGEX   take COMMAND's result from its output (first group)\n"
+	      "                      instead of runs per second\n"
+	      "     --csv FILE       also write the points as CSV\n"
+	      "     --plot FILE      also draw throughput against the value as SVG\n"
+	      "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n"
+	      "\n"
 	      "Common options:\n"
 	      " -J, --json           JSON output (status, set, reset, rollback too)\n"
 	      "     --sysroot DIR    use DIR/proc, DIR/sys, DIR/run and DIR/etc instead of /\n"
@@ -95,11 +116,12 @@ static void usage(FILE *out)
 static const char *const option_names[] = {
 	"--json", "--raw", "--pairs", "--output", "--output-all", "--noheadings", "--node",
 	"--zone", "--cpu", "--summary", "--sysroot", "--batch", "--fraction", "--dry-run",
-	"--persist", "--help", "--version",
+	"--persist", "--help", "--version", "--tasks", "--duration", "--warmup", "--runs",
+	"--metric", "--csv", "--plot",
 };
 
 static int dispatch(const struct command *cmd, const char *root, struct show_opts *show,
-		    struct change_opts *change)
+		    struct change_opts *change, struct sweep_opts *sweep)
 {
 	if (strcmp(cmd->name, "show") == 0) {
 		journal_warn_leftover(root);
@@ -113,6 +135,8 @@ static int dispatch(const struct command *cmd, const char *root, struct show_opt
 		return cmd_set(root, change);
 	if (strcmp(cmd->name, "reset") == 0)
 		return cmd_reset(root, change);
+	if (strcmp(cmd->name, "sweep") == 0)
+		return cmd_sweep(root, sweep);
 	return cmd_rollback(root, change->json);
 }
 
@@ -120,6 +144,7 @@ int main(int argc, const char **argv)
 {
 	struct show_opts show = { 0 };
 	struct change_opts change = { 0 };
+	struct sweep_opts sweep = { 0 };
 	const char *sysroot = NULL;
 	const struct command *cmd = NULL;
 	unsigned given = 0;
@@ -141,6 +166,13 @@ int main(int argc, const char **argv)
 		{ "batch", '\0', POPT_ARG_STRING, &change.batch, OPT_BATCH, NULL, NULL },
 		{ "fraction", '\0', POPT_ARG_STRING, &change.fraction, OPT_FRACTION, NULL, NULL },
 		{ "dry-run", '\0', POPT_ARG_NONE, NULL, OPT_DRY_RUN, NULL, NULL },
+		{ "tasks", '\0', POPT_ARG_STRING, &sweep.tasks, OPT_TASKS, NULL, NULL },
+		{ "duration", '\0', POPT_ARG_STRING, &sweep.duration, OPT_DURATION, NULL, NULL },
+		{ "warmup", '\0', POPT_ARG_STRING, &sweep.warmup, OPT_WARMUP, NULL, NULL },
+		{ "runs", '\0', POPT_ARG_STRING, &sweep.runs, OPT_RUNS, NULL, NULL },
+		{ "metric", '\0', POPT_ARG_STRING, &sweep.metric, OPT_METRIC, NULL, NULL },
+		{ "csv", '\0', POPT_ARG_STRING, &sweep.csv, OPT_CSV, NULL, NULL },
+		{ "plot", '\0', POPT_ARG_STRING, &sweep.plot, OPT_PLOT, NULL, NULL },
 		{ "persist", '\0', POPT_ARG_NONE, NULL, OPT_PERSIST, NULL, NULL },
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, NULL, NULL },
@@ -178,7 +210,8 @@ int main(int argc, const char **argv)
 		pcp_error("unknown command \"%s\"; see pcpctl --help", name);
 		goto out;
 	}
-	if (args && args[0] && args[1]) {
+	/* Only sweep takes more arguments: the workload command after --. */
+	if (args && args[0] && args[1] && strcmp(cmd->name, "sweep") != 0) {
 		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[1]);
 		goto out;
 	}
@@ -210,7 +243,11 @@ int main(int argc, const char **argv)
 	change.json = given & OPT_JSON;
 	change.dry_run = given & OPT_DRY_RUN;
 	change.persist = given & OPT_PERSIST;
-	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change);
+	sweep.batch = change.batch;
+	sweep.fraction = change.fraction;
+	sweep.json = change.json;
+	sweep.command = args && args[0] && args[1] ? (char *const *)&args[1] : NULL;
+	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change, &sweep);
 out:
 	poptFreeContext(ctx);
 	return rc;

@@ -1,0 +1,480 @@
+#include "sweep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "json.h"
+#include "msg.h"
+#include "numparse.h"
+#include "plot.h"
+#include "stats.h"
+#include "sysload.h"
+#include "workload.h"
+
+static int parse_one(const char *s, size_t len, long *v)
+{
+	char buf[32];
+
+	if (len == 0 || len >= sizeof(buf))
+		return len ? -ERANGE : -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return parse_long(buf, 0, INT_MAX, v);
+}
+
+int sweep_parse_values(const char *text, long **values, size_t *n)
+{
+	const char *colon = strchr(text, ':');
+	long *v = NULL;
+	size_t count = 0;
+	int rc;
+
+	if (colon) {
+		const char *colon2 = strchr(colon + 1, ':');
+		long start, stop, step;
+
+		if (!colon2)
+			return -EINVAL;
+		if ((rc = parse_one(text, (size_t)(colon - text), &start)) ||
+		    (rc = parse_one(colon + 1, (size_t)(colon2 - colon - 1), &stop)) ||
+		    (rc = parse_one(colon2 + 1, strlen(colon2 + 1), &step)))
+			return rc;
+		if (step == 0 || stop < start)
+			return -EINVAL;
+		if ((stop - start) / step >= SWEEP_MAX_POINTS)
+			return -ERANGE;
+		count = (size_t)((stop - start) / step) + 1;
+		v = malloc(count * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < count; i++)
+			v[i] = start + (long)i * step;
+	} else {
+		for (const char *p = text;; p += strcspn(p, ",") + 1) {
+			long *bigger;
+
+			if (count == SWEEP_MAX_POINTS) {
+				free(v);
+				return -ERANGE;
+			}
+			bigger = realloc(v, (count + 1) * sizeof(*v));
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+			rc = parse_one(p, strcspn(p, ","), &v[count++]);
+			if (rc) {
+				free(v);
+				return rc;
+			}
+			if (!p[strcspn(p, ",")])
+				break;
+		}
+	}
+	*values = v;
+	*n = count;
+	return 0;
+}
+
+struct point {
+	long value;
+	double *samples;
+	size_t nsamples;
+	struct stats_summary st;
+	struct sysload_point load;
+	bool measured;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the sweep, which then restores the settings. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+struct plan {
+	bool batch;		/* sweeping batch, else fraction */
+	long *values;
+	size_t n;
+	long tasks, runs;
+	double duration, warmup;
+	int *cpus;
+};
+
+static int usage_number(const char *opt, const char *text, long min, long max, long *v)
+{
+	if (parse_long(text, min, max, v)) {
+		pcp_error("%s \"%s\": give a whole number from %ld to %ld", opt, text, min, max);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int usage_seconds(const char *opt, const char *text, double min, double *v)
+{
+	if (parse_seconds(text, min, 86400, v)) {
+		pcp_error("%s \"%s\": give seconds, at least %g (e.g. 10 or 0.5)", opt, text, min);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int make_plan(const struct sweep_opts *o, struct plan *p)
+{
+	const char *values = o->batch ? o->batch : o->fraction;
+	const char *opt = o->batch ? "--batch" : "--fraction";
+	cpu_set_t allowed;
+	long ncpus = 0;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (!o->batch == !o->fraction) {
+		pcp_error("sweep needs exactly one of --batch or --fraction, e.g. --batch 31:527:31");
+		return EXIT_USAGE;
+	}
+	if (o->metric && !o->command) {
+		pcp_error("--metric reads an external workload's output: give its command after --");
+		return EXIT_USAGE;
+	}
+	p->batch = o->batch;
+	rc = sweep_parse_values(values, &p->values, &p->n);
+	if (rc) {
+		pcp_error("%s \"%s\": give START:STOP:STEP (e.g. 31:527:31) or a list (e.g. 31,63,310) "
+			  "of at most %d values", opt, values, SWEEP_MAX_POINTS);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if ((rc = p->batch ? validate_batch(p->values[i]) : validate_fraction(p->values[i])))
+			return rc;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+		pcp_error("cannot read this process's CPUs: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	ncpus = CPU_COUNT(&allowed);
+	p->tasks = ncpus;
+	p->runs = 1;
+	p->duration = 10;
+	p->warmup = 2;
+	if ((o->tasks && (rc = usage_number("--tasks", o->tasks, 1, ncpus, &p->tasks))) ||
+	    (o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
+	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
+	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))))
+		return rc;
+	p->cpus = calloc((size_t)p->tasks, sizeof(*p->cpus));
+	if (!p->cpus)
+		return EXIT_FAIL;
+	for (int cpu = 0, n = 0; n < p->tasks; cpu++)
+		if (CPU_ISSET(cpu, &allowed))
+			p->cpus[n++] = cpu;
+	return EXIT_OK;
+}
+
+/* Run the workload R times at the current setting; samples are ops/s (or the metric). */
+static int measure(const struct sweep_opts *o, const struct plan *p, struct point *pt)
+{
+	struct sysload_mark begin, end;
+	int rc;
+
+	if (o->command && p->warmup > 0) {
+		double wall, metric;
+		int status;
+
+		rc = ext_run(o->command, NULL, &stop_requested, &wall, &metric, &status);
+		if (rc)
+			return rc;
+	}
+	rc = sysload_mark(&begin);
+	for (long r = 0; r < p->runs && !rc; r++) {
+		double *samples = NULL, wall, metric;
+		size_t n = 0;
+		int status;
+
+		if (o->command) {
+			rc = ext_run(o->command, o->metric, &stop_requested, &wall, &metric, &status);
+			if (!rc && status != 0) {
+				pcp_error("the workload exited with status %d", status);
+				rc = -ECHILD;
+			}
+			if (!rc) {
+				samples = malloc(sizeof(*samples));
+				if (!samples)
+					rc = -ENOMEM;
+				else {
+					samples[0] = o->metric ? metric : 1.0 / wall;
+					n = 1;
+				}
+			}
+		} else {
+			struct pf1_config cfg = {
+				.cpus = p->cpus, .ncpus = (size_t)p->tasks, .duration_s = p->duration,
+				.warmup_s = p->warmup, .stop = &stop_requested,
+			};
+
+			rc = pf1_run(&cfg, &samples, &n);
+		}
+		if (rc)
+			break;
+		double *all = realloc(pt->samples, (pt->nsamples + n) * sizeof(*all));
+		if (!all) {
+			free(samples);
+			rc = -ENOMEM;
+			break;
+		}
+		memcpy(all + pt->nsamples, samples, n * sizeof(*all));
+		pt->samples = all;
+		pt->nsamples += n;
+		free(samples);
+	}
+	if (!rc)
+		rc = sysload_mark(&end);
+	if (!rc)
+		rc = sysload_diff(&begin, &end, &pt->load);
+	if (!rc)
+		rc = stats_summarize(pt->samples, pt->nsamples, &pt->st);
+	if (!rc)
+		pt->measured = true;
+	return rc;
+}
+
+static const char *unit(const struct sweep_opts *o)
+{
+	return !o->command ? "ops/s" : o->metric ? "metric" : "runs/s";
+}
+
+static void print_header(const struct sweep_opts *o, const struct plan *p)
+{
+	printf("sweep of %s over %zu values: %s, %ld task%s, %ld run%s per point\n",
+	       p->batch ? "batch" : "fraction", p->n, o->command ? o->command[0] : "page_fault1",
+	       p->tasks, p->tasks == 1 ? "" : "s", p->runs, p->runs == 1 ? "" : "s");
+	printf("%8s %14s %14s %14s %7s %8s %12s %12s %10s %s\n", p->batch ? "BATCH" : "FRACTION",
+	       unit(o), "MIN", "MAX", "COV%", "CHANGE%", "PGALLOC", "PGFREE", "PGFAULT",
+	       "DISTURBED");
+}
+
+static void print_row(const struct point *pt, const struct point *first)
+{
+	double change = 0;
+
+	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
+	printf("%8ld %14.1f %14.1f %14.1f ", pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+	if (pt->st.has_cv)
+		printf("%7.2f", 100 * pt->st.cv);
+	else
+		printf("%7s", "-");
+	printf(" %+8.1f %12llu %12llu %10llu %s\n", change, pt->load.pgalloc, pt->load.pgfree,
+	       pt->load.pgfault, pt->load.disturbed ? "yes" : "no");
+	fflush(stdout);
+}
+
+static void print_json(const struct sweep_opts *o, const struct plan *p, const struct point *pts,
+		       size_t n, size_t best, bool restored)
+{
+	printf("{\"parameter\":\"%s\",\"workload\":", p->batch ? "batch" : "fraction");
+	json_string(stdout, o->command ? o->command[0] : "page_fault1");
+	printf(",\"tasks\":%ld,\"points\":[", p->tasks);
+	for (size_t i = 0; i < n; i++) {
+		const struct point *pt = &pts[i];
+
+		printf("%s{\"value\":%ld,\"hmean\":%.3f,\"min\":%.3f,\"max\":%.3f,\"cov\":", i ? "," : "",
+		       pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+		if (pt->st.has_cv)
+			printf("%.6f", pt->st.cv);
+		else
+			fputs("null", stdout);
+		fputs(",\"samples\":[", stdout);
+		for (size_t s = 0; s < pt->nsamples; s++)
+			printf("%s%.3f", s ? "," : "", pt->samples[s]);
+		printf("],\"vmstat\":{\"pgalloc\":%llu,\"pgfree\":%llu,\"pgfault\":%llu},"
+		       "\"disturbed\":%s}", pt->load.pgalloc, pt->load.pgfree, pt->load.pgfault,
+		       pt->load.disturbed ? "true" : "false");
+	}
+	fputs("],\"best\":", stdout);
+	if (best < n)
+		printf("{\"value\":%ld,\"hmean\":%.3f}", pts[best].value, pts[best].st.hmean);
+	else
+		fputs("null", stdout);
+	printf(",\"restored\":%s}\n", restored ? "true" : "false");
+}
+
+static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed\n",
+		batch ? "batch" : "fraction");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%ld,%.3f,%.3f,%.3f,", pts[i].value, pts[i].st.hmean, pts[i].st.min,
+			pts[i].st.max);
+		if (pts[i].st.has_cv)
+			fprintf(f, "%.6f", pts[i].st.cv);
+		fprintf(f, ",%llu,%llu,%llu,%d\n", pts[i].load.pgalloc, pts[i].load.pgfree,
+			pts[i].load.pgfault, pts[i].load.disturbed);
+	}
+	if (fclose(f) != 0) {
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int write_plot(const struct sweep_opts *o, const char *path, const struct point *pts,
+		      size_t n, size_t best, bool batch)
+{
+	struct plot_point *pp = calloc(n, sizeof(*pp));
+	char title[256];
+	FILE *f;
+	int rc;
+
+	if (!pp)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		pp[i] = (struct plot_point){ .x = (double)pts[i].value, .y = pts[i].st.hmean,
+					     .ymin = pts[i].st.min, .ymax = pts[i].st.max };
+	snprintf(title, sizeof(title), "%s throughput against pcp %s",
+		 o->command ? o->command[0] : "page_fault1", batch ? "batch" : "high fraction");
+	f = fopen(path, "w");
+	if (!f) {
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		free(pp);
+		return -errno;
+	}
+	rc = plot_svg(f, title, batch ? "pcp batch (pages)" : "percpu_pagelist_high_fraction",
+		      unit(o), pp, n, best);
+	if (fclose(f) != 0 && !rc)
+		rc = -EIO;
+	if (rc)
+		pcp_error("cannot write %s: %s", path, strerror(-rc));
+	free(pp);
+	return rc;
+}
+
+static int apply_point(struct kernel *k, bool batch, long value)
+{
+	struct change_request req = {
+		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
+		.in_session = true,
+	};
+	struct change_result res;
+	int rc = change_apply(k, &req, &res);
+
+	change_result_free(&res);
+	return rc;
+}
+
+int cmd_sweep(const char *root, const struct sweep_opts *o)
+{
+	struct change_session session;
+	struct point *pts = NULL;
+	struct kernel *k = NULL;
+	size_t done = 0, best = SIZE_MAX;
+	struct plan p;
+	int rc, end_rc;
+
+	rc = make_plan(o, &p);
+	if (rc)
+		goto out;
+	k = kernel_open(root);
+	pts = calloc(p.n, sizeof(*pts));
+	if (!k || !pts) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	/* A dry run of the first point reports a missing interface or privilege up front. */
+	struct change_request probe = {
+		.set_batch = p.batch, .batch = p.values[0], .set_fraction = !p.batch,
+		.fraction = p.values[0], .dry_run = true,
+	};
+	struct change_result probe_res;
+
+	rc = change_apply(k, &probe, &probe_res);
+	change_result_free(&probe_res);
+	if (rc)
+		goto out;
+	catch_signals();
+	rc = change_session_begin(k, &session);
+	if (rc)
+		goto out;
+	if (!o->json)
+		print_header(o, &p);
+	for (done = 0; done < p.n && !stop_requested; done++) {
+		struct point *pt = &pts[done];
+
+		pt->value = p.values[done];
+		fprintf(stderr, "pcpctl: point %zu/%zu: %s %ld\n", done + 1, p.n,
+			p.batch ? "batch" : "fraction", pt->value);
+		rc = apply_point(k, p.batch, pt->value);
+		if (rc)
+			break;
+		rc = measure(o, &p, pt);
+		if (rc) {
+			if (rc != -EINTR)
+				pcp_error("measuring %s %ld failed: %s", p.batch ? "batch" : "fraction",
+					  pt->value, strerror(-rc));
+			rc = EXIT_FAIL;
+			break;
+		}
+		if (best == SIZE_MAX || pt->st.hmean > pts[best].st.hmean)
+			best = done;
+		if (!o->json)
+			print_row(pt, &pts[0]);
+	}
+	end_rc = change_session_end(k, &session);
+	if (stop_requested) {
+		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
+			  end_rc == EXIT_OK ? "the settings from before were restored" :
+					      "restoring the settings failed");
+		rc = EXIT_FAIL;
+	}
+	if (end_rc)
+		rc = end_rc;
+	/* Whatever was measured is reported, also after an error. */
+	size_t measured = 0;
+
+	while (measured < p.n && pts[measured].measured)
+		measured++;
+	if (o->json)
+		print_json(o, &p, pts, measured, best, end_rc == EXIT_OK);
+	else if (best != SIZE_MAX)
+		printf("best: %s %ld, %.1f %s%s\n", p.batch ? "batch" : "fraction", pts[best].value,
+		       pts[best].st.hmean, unit(o),
+		       end_rc == EXIT_OK ? "; the settings from before are restored" : "");
+	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
+		rc = EXIT_FAIL;
+	if (measured && o->plot && write_plot(o, o->plot, pts, measured, best, p.batch) && !rc)
+		rc = EXIT_FAIL;
+out:
+	if (pts)
+		for (size_t i = 0; i < p.n; i++)
+			free(pts[i].samples);
+	free(pts);
+	free(p.values);
+	free(p.cpus);
+	if (k)
+		k->ops->close(k);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* pcpctl sweep: the batch (or fraction) experiment of the kernel mails. */
+#ifndef PCPCTL_SWEEP_H
+#define PCPCTL_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sweep_opts {
+	const char *batch, *fraction;	/* START:STOP:STEP or a comma list */
+	const char *tasks, *duration, *warmup, *runs;
+	const char *metric;		/* --metric REGEX, with an external command */
+	const char *csv, *plot;		/* output files */
+	char *const *command;		/* after --; NULL for page_fault1 */
+	bool json;
+};
+
+/* The most points one sweep may have: more is surely a typo in the range. */
+#define SWEEP_MAX_POINTS 10000
+
+/*
+ * Parse "31:527:31" (inclusive) or "31,63,310" into a malloc'ed array.
+ * Returns 0, -EINVAL (syntax, step 0, stop below start) or -ERANGE
+ * (a number out of range, more than SWEEP_MAX_POINTS points).
+ */
+int sweep_parse_values(const char *text, long **values, size_t *n);
+
+int cmd_sweep(const char *root, const struct sweep_opts *o);
+
+#endif
