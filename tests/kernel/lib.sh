@@ -216,6 +216,8 @@ kt_source_version() {
 KT_BUILD_RECIPE=1
 kt_build_kernel() {
 	local series=$1 patch=$2 frag=$3 srcver key dir img tarball line opt val got
+	frag=$(readlink -f "$frag")
+	[ -z "$patch" ] || patch=$(readlink -f "$patch")
 	kt_need_pkgs "linux-source-$series" build-essential flex bison bc \
 		libelf-dev libssl-dev cpio xz-utils python3
 	srcver=$(kt_source_version "$series")

@@ -1,0 +1,373 @@
+# shellcheck shell=sh
+# Guest half of tests/kernel/run (busybox sh, sourced by the initramfs init).
+#
+# /kt/env sets KT_KIND (patched|stock), KT_SERIES (6.1|6.12), KT_BATCH_MAX and
+# KT_STRICT.  pcpctl, when the host provided one, is /usr/bin/pcpctl.
+# Prints one "PASS name", "FAIL name: why" or "SKIP name: why" line per check;
+# lines starting with "# " are transcript; framed blocks are zoneinfo captures.
+
+. /kt/env
+SYS=/proc/sys/vm
+BATCH=$SYS/percpu_pagelist_batch
+FRAC=$SYS/percpu_pagelist_high_fraction
+MAX=$KT_BATCH_MAX
+WHY=
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# check NAME CMD... : PASS when CMD succeeds, else FAIL with $WHY
+check() {
+	_name=$1
+	shift
+	WHY=
+	if "$@"; then pass "$_name"; else fail "$_name" "${WHY:-failed}"; fi
+}
+
+# run CMD... : run with output in the transcript, exit code in $RC, output in /tmp/out
+run() {
+	echo "# \$ $*"
+	"$@" >/tmp/out 2>&1
+	RC=$?
+	sed 's/^/# /' /tmp/out
+	echo "# [exit $RC]"
+	return 0
+}
+
+# Pagesets of /proc/zoneinfo: "node zone cpu count high batch" per line.
+zi_table() {
+	awk '
+	/^Node / { node = $2; sub(",", "", node); zone = $4; next }
+	/^ +cpu: / { cpu = $2; next }
+	/^ +count: / { count = $2; next }
+	/^ +high: / { high = $2; next }
+	/^ +batch: / { print node, zone, cpu, count, high, $2 }' /proc/zoneinfo
+}
+
+# Pagesets of `pcpctl show --json` (from stdin), same columns plus high_min high_max.
+json_table() {
+	tr -d ' \t\n' | sed 's/},{/}\n{/g' | awk '
+	function v(k,   s) {
+		if (!match($0, "\"" k "\":[^,}]*")) return "missing"
+		s = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub("\"", "", s)
+		return s
+	}
+	/"cpu":/ { print v("node"), v("zone"), v("cpu"), v("count"), v("high"), v("batch"), v("high_min"), v("high_max") }'
+}
+
+# all_batch N : every pageset shows batch N
+all_batch() {
+	zi_table >/tmp/zi
+	_bad=$(awk -v b="$1" '$6 != b' /tmp/zi | wc -l)
+	_n=$(wc -l </tmp/zi)
+	[ "$_n" -gt 0 ] && [ "$_bad" -eq 0 ] && return 0
+	WHY="$_bad of $_n pagesets do not show batch $1: $(awk -v b="$1" '$6 != b { printf "%s/%s/cpu%s=%s ", $1, $2, $3, $6 }' /tmp/zi | cut -c1-200)"
+	return 1
+}
+
+# batches_as_boot : every pageset shows the batch it had at boot
+batches_as_boot() {
+	zi_table | awk '{ print $1, $2, $3, $6 }' >/tmp/now.b
+	awk '{ print $1, $2, $3, $6 }' /tmp/boot.tbl >/tmp/boot.b
+	cmp -s /tmp/now.b /tmp/boot.b && return 0
+	WHY="batches differ from boot: $(diff /tmp/boot.b /tmp/now.b | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	return 1
+}
+
+# high_ok : high >= 4 * batch.  6.1 sets pcp->high eagerly, so every pageset
+# must satisfy it.  6.7+ set pcp->high lazily (between high_min and
+# high_max, when the CPU next allocates or frees), so there the pagesets
+# just touched on each CPU (its node's zones) must satisfy it and the rest
+# may show 0 or a stale value.
+touch_cpus() {
+	for _c in $(seq 0 $(($(nproc) - 1))); do
+		[ "$(cat /sys/devices/system/cpu/cpu$_c/online 2>/dev/null || echo 1)" = 1 ] || continue
+		taskset -c "$_c" dd if=/dev/zero of=/dev/null bs=1M count=8 2>/dev/null
+		taskset -c "$_c" cat /proc/zoneinfo >/dev/null
+	done
+}
+high_ok() {
+	if [ "$KT_SERIES" = 6.1 ]; then
+		zi_table >/tmp/zi
+		_bad=$(awk '$5 < 4 * $6' /tmp/zi | wc -l)
+		[ "$_bad" -eq 0 ] && return 0
+		WHY="$_bad pagesets with high < 4*batch: $(awk '$5 < 4 * $6' /tmp/zi | head -n 3 | tr '\n' ';')"
+		return 1
+	fi
+	touch_cpus
+	zi_table >/tmp/zi
+	# each CPU allocated and freed in the highest populated zone of its node
+	_ok=0
+	_bad=0
+	for _c in $(seq 0 $(($(nproc) - 1))); do
+		_node=
+		for _d in /sys/devices/system/node/node*; do
+			_l=$(cat "$_d/cpulist")
+			[ -n "$_l" ] && in_list "$_c" "$_l" && _node=${_d##*node} && break
+		done
+		_line=$(awk -v n="${_node:-0}" -v c="$_c" '$1 == n && $3 == c' /tmp/zi | tail -n 1)
+		[ -n "$_line" ] || continue
+		# shellcheck disable=SC2086
+		set -- $_line
+		if [ "$5" -ge $((4 * $6)) ]; then
+			_ok=$((_ok + 1))
+		else
+			_bad=$((_bad + 1))
+			WHY="$WHY node$1/$2/cpu$3 high $5 batch $6;"
+		fi
+	done
+	_stale=$(awk '$5 != 0 && $5 < 4 * $6' /tmp/zi | wc -l)
+	echo "# high_ok: $_ok touched pagesets ok, $_bad bad; $_stale untouched pagesets with stale high < 4*batch (lazy pcp->high)"
+	[ "$_ok" -gt 0 ] && [ "$_bad" -eq 0 ]
+}
+
+# in_list N LIST : N is in a cpulist like 0-1,4
+in_list() {
+	echo "$2" | tr ',' '\n' | awk -v n="$1" -F- '
+		{ lo = $1; hi = (NF > 1) ? $2 : $1; if (n >= lo && n <= hi) f = 1 }
+		END { exit !f }'
+}
+
+sysctl_is() {
+	_v=$(cat "$1")
+	[ "$_v" = "$2" ] && return 0
+	WHY="${1##*/} is $_v, expected $2"
+	return 1
+}
+
+write_fails() { # FILE VALUE : the write must fail
+	if (echo "$2" >"$1") 2>/dev/null; then
+		WHY="writing '$2' to ${1##*/} succeeded"
+		return 1
+	fi
+	return 0
+}
+
+rc_is() {
+	[ "$RC" = "$1" ] && return 0
+	WHY="exit $RC, expected $1: $(head -c 200 /tmp/out | tr '\n' ' ')"
+	return 1
+}
+
+hotplug_keeps() { # N : cpu3 offline and online again, batch N everywhere after
+	[ -e /sys/devices/system/cpu/cpu3/online ] || {
+		WHY="cpu3 cannot be offlined"
+		return 1
+	}
+	echo 0 >/sys/devices/system/cpu/cpu3/online || {
+		WHY="offlining cpu3 failed"
+		return 1
+	}
+	if zi_table | awk '$3 == 3' | grep -q .; then
+		WHY="cpu3 still listed while offline"
+		echo 1 >/sys/devices/system/cpu/cpu3/online
+		return 1
+	fi
+	all_batch "$1" || {
+		WHY="while cpu3 offline: $WHY"
+		echo 1 >/sys/devices/system/cpu/cpu3/online
+		return 1
+	}
+	echo 1 >/sys/devices/system/cpu/cpu3/online || {
+		WHY="onlining cpu3 failed"
+		return 1
+	}
+	zi_table | awk '$3 == 3' | grep -q . || {
+		WHY="cpu3 not listed after onlining"
+		return 1
+	}
+	all_batch "$1"
+}
+
+# show_agrees : pcpctl show --json matches /proc/zoneinfo read around it.
+show_agrees() {
+	zi_table >/tmp/zi.before
+	taskset -c 0 pcpctl show --json >/tmp/show.json 2>/tmp/show.err || {
+		WHY="pcpctl show --json failed: $(head -c 200 /tmp/show.err)"
+		return 1
+	}
+	zi_table >/tmp/zi.after
+	json_table </tmp/show.json >/tmp/show.tbl
+	_hm=null
+	grep -q 'high_min:' /proc/zoneinfo && _hm=number
+	awk -v hm="$_hm" '
+		FILENAME == ARGV[1] { k = $1 " " $2 " " $3; b[k] = $6; h1[k] = $5; keys[k] = 1; next }
+		FILENAME == ARGV[2] { k = $1 " " $2 " " $3; h2[k] = $5; next }
+		{
+			k = $1 " " $2 " " $3; seen[k] = 1
+			if (!(k in keys)) { print "extra pageset " k; bad++; next }
+			if ($6 != b[k]) { print k " batch " $6 " != " b[k]; bad++ }
+			if ($5 != h1[k] && $5 != h2[k]) { print k " high " $5 " != " h1[k]; bad++ }
+			if ($4 !~ /^[0-9]+$/) { print k " count " $4; bad++ }
+			if (hm == "null" && ($7 != "null" || $8 != "null")) { print k " high_min/max not null"; bad++ }
+			if (hm == "number" && ($7 !~ /^[0-9]+$/ || $8 !~ /^[0-9]+$/)) { print k " high_min/max not numbers"; bad++ }
+		}
+		END {
+			for (k in keys) if (!(k in seen)) { print "missing pageset " k; bad++ }
+			exit bad > 0
+		}' /tmp/zi.before /tmp/zi.after /tmp/show.tbl >/tmp/show.diff && return 0
+	WHY="$(head -n 4 /tmp/show.diff | tr '\n' ';') ($(wc -l </tmp/show.tbl) json rows, $(wc -l </tmp/zi.before) zoneinfo rows)"
+	return 1
+}
+
+# status_agrees : pcpctl status --json matches uname and the sysctl files.
+json_val() { # KEY < json : the raw value of "KEY":
+	tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
+}
+sysctl_json() { # FILE : value, or null when missing
+	if [ -e "$1" ]; then cat "$1"; else echo null; fi
+}
+status_agrees() {
+	pcpctl status --json >/tmp/status.json 2>/tmp/status.err || {
+		WHY="pcpctl status --json failed: $(head -c 200 /tmp/status.err)"
+		return 1
+	}
+	WHY=
+	_k=$(json_val kernel </tmp/status.json)
+	[ "$_k" = "$(uname -r)" ] || WHY="kernel '$_k' != '$(uname -r)';"
+	for _s in percpu_pagelist_batch percpu_pagelist_high_fraction percpu_pagelist_fraction; do
+		_j=$(json_val "$_s" </tmp/status.json)
+		_f=$(sysctl_json "$SYS/$_s")
+		[ "$_j" = "$_f" ] || WHY="$WHY $_s json '$_j' file '$_f';"
+	done
+	[ -z "$WHY" ] || WHY="$WHY json: $(head -c 200 /tmp/status.json | tr '\n' ' ')"
+	[ -z "$WHY" ]
+}
+
+unchanged() { # OLD_SYSCTL_VALUE : batch sysctl and pagesets as in /tmp/ref.tbl
+	sysctl_is "$BATCH" "$1" || return 1
+	zi_table | awk '{ print $1, $2, $3, $6 }' >/tmp/now.b
+	awk '{ print $1, $2, $3, $6 }' /tmp/ref.tbl >/tmp/ref.b
+	cmp -s /tmp/now.b /tmp/ref.b && return 0
+	WHY="pagesets changed"
+	return 1
+}
+
+# ---------------------------------------------------------------------------
+echo "# kernel $(uname -r), $KT_KIND $KT_SERIES, $(nproc) cpus, nodes: $(ls -d /sys/devices/system/node/node* | sed 's/.*node//' | tr '\n' ' ')"
+zi_table >/tmp/boot.tbl
+check boot-pagesets test -s /tmp/boot.tbl
+ktg_section sysctl ktg_sysctls
+
+HAVE_PCPCTL=0
+HAVE_SET=0
+if [ -x /usr/bin/pcpctl ]; then
+	HAVE_PCPCTL=1
+	# popt answers --help before looking at the command: judge by the text
+	if pcpctl set --help >/tmp/out 2>&1 && grep -q -e '--batch' /tmp/out; then
+		HAVE_SET=1
+	elif [ "${KT_STRICT:-0}" = 1 ]; then
+		fail pcpctl-set "pcpctl set --help does not describe --batch"
+	else
+		skip pcpctl-set "pcpctl set --help does not describe --batch (no set command yet): set/reset/rollback checks skipped"
+	fi
+else
+	skip pcpctl "no pcpctl binary given; sysctl-level checks only"
+fi
+
+if [ "$HAVE_PCPCTL" = 1 ]; then
+	check pcpctl-show-json show_agrees
+	check pcpctl-status-json status_agrees
+fi
+
+if [ "$KT_KIND" = patched ]; then
+	ktg_section zoneinfo-boot cat /proc/zoneinfo
+	check sysctl-present test -e "$BATCH"
+	check sysctl-default-0 sysctl_is "$BATCH" 0
+
+	# --- the kernel interface itself -------------------------------------
+	echo 310 >"$BATCH"
+	check kernel-batch-310 all_batch 310
+	check kernel-high-ge-4batch high_ok
+	ktg_section zoneinfo-batch310 cat /proc/zoneinfo
+	check kernel-same-value-write sh -c "echo 310 >$BATCH"
+	check kernel-same-value-kept all_batch 310
+	check kernel-reject-max+1 write_fails "$BATCH" $((MAX + 1))
+	check kernel-reject-minus1 write_fails "$BATCH" -1
+	check kernel-reject-4abc write_fails "$BATCH" 4abc
+	check kernel-reject-huge write_fails "$BATCH" 99999999999
+	check kernel-rejects-kept-value sysctl_is "$BATCH" 310
+	check kernel-rejects-kept-batch all_batch 310
+	check kernel-accept-max sh -c "echo $MAX >$BATCH"
+	check kernel-batch-max all_batch "$MAX"
+	echo 310 >"$BATCH"
+	check kernel-hotplug-keeps-310 hotplug_keeps 310
+	echo 8 >"$FRAC"
+	check kernel-fraction-keeps-batch all_batch 310
+	check kernel-fraction-high-ge-4batch high_ok
+	echo 0 >"$FRAC"
+	echo 0 >"$BATCH"
+	check kernel-reset-0 batches_as_boot
+
+	if [ "$HAVE_SET" = 1 ]; then
+		# --- pcpctl on a patched kernel ----------------------------------
+		run pcpctl set --batch 310
+		check pcpctl-set-310-exit rc_is 0
+		check pcpctl-set-310-batch all_batch 310
+		check pcpctl-set-310-sysctl sysctl_is "$BATCH" 310
+		check pcpctl-set-310-high high_ok
+		check pcpctl-status-310 status_agrees
+		check pcpctl-show-310 show_agrees
+		zi_table >/tmp/ref.tbl
+		for v in $((MAX + 1)) -1 4abc; do
+			run pcpctl set --batch="$v"
+			check "pcpctl-set-$v-exit2" rc_is 2
+			check "pcpctl-set-$v-unchanged" unchanged 310
+		done
+		run pcpctl set --batch 63 --dry-run
+		check pcpctl-dry-run-exit rc_is 0
+		check pcpctl-dry-run-unchanged unchanged 310
+		check pcpctl-hotplug-keeps-310 hotplug_keeps 310
+		run pcpctl reset
+		check pcpctl-reset-exit rc_is 0
+		check pcpctl-reset-sysctl sysctl_is "$BATCH" 0
+		check pcpctl-reset-batch batches_as_boot
+
+		# fraction write fails after batch was written: must roll back
+		zi_table >/tmp/ref.tbl
+		echo 0 >/tmp/ro-frac
+		if mount --bind /tmp/ro-frac "$FRAC" 2>/dev/null &&
+			mount -o remount,bind,ro "$FRAC" 2>/dev/null; then
+			run pcpctl set --batch 310 --fraction 8
+			check pcpctl-rollback-exit1 rc_is 1
+			check pcpctl-rollback-batch-kept unchanged 0
+			umount "$FRAC"
+		else
+			umount "$FRAC" 2>/dev/null
+			fail pcpctl-rollback "could not bind-mount a read-only file over $FRAC"
+		fi
+		run pcpctl rollback
+		check pcpctl-rollback-noop-exit0 rc_is 0
+
+		if pcpctl sweep --help >/tmp/out 2>&1 && grep -q -e '--duration' /tmp/out; then
+			zi_table >/tmp/ref.tbl
+			run pcpctl sweep --batch 31,63,310 --duration 1 --warmup 0 --runs 1 --json
+			check pcpctl-sweep-exit rc_is 0
+			check pcpctl-sweep-restores unchanged 0
+		else
+			skip pcpctl-sweep "pcpctl sweep --help fails or does not describe --duration (no sweep command yet)"
+		fi
+	fi
+else
+	# --- stock kernel ------------------------------------------------------
+	check stock-no-batch-sysctl test ! -e "$BATCH"
+	check stock-reject-fraction-7 write_fails "$FRAC" 7
+	check stock-fraction-8 sh -c "echo 8 >$FRAC"
+	check stock-fraction-keeps-batch batches_as_boot
+	echo 0 >"$FRAC"
+	if [ "$HAVE_SET" = 1 ]; then
+		run pcpctl set --batch 310
+		check pcpctl-stock-batch-exit3 rc_is 3
+		if grep -qi patch /tmp/out; then pass pcpctl-stock-batch-names-patch; else fail pcpctl-stock-batch-names-patch "message does not mention the patch"; fi
+		check pcpctl-stock-batch-unchanged batches_as_boot
+		run pcpctl set --fraction 8
+		check pcpctl-stock-fraction-exit0 rc_is 0
+		check pcpctl-stock-fraction-8 sysctl_is "$FRAC" 8
+		run pcpctl reset
+		check pcpctl-stock-reset-exit0 rc_is 0
+		check pcpctl-stock-reset-fraction sysctl_is "$FRAC" 0
+		check pcpctl-stock-reset-batch batches_as_boot
+	fi
+fi
