@@ -34,7 +34,8 @@ int parse_long(const char *s, long min, long max, long *out)
 	if (*p)
 		return -EINVAL;
 	if (negative) {
-		if (magnitude > (unsigned long)LONG_MAX + 1)
+		/* A '-' is for ranges that allow negatives: "-0" is not 0 there. */
+		if (magnitude > (unsigned long)LONG_MAX + 1 || min >= 0)
 			return -ERANGE;
 		long v = magnitude == (unsigned long)LONG_MAX + 1 ? LONG_MIN : -(long)magnitude;
 		if (v < min || v > max)

@@ -249,6 +249,10 @@ int main(int argc, const char **argv)
 	sweep.command = args && args[0] && args[1] ? (char *const *)&args[1] : NULL;
 	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change, &sweep);
 out:
+	/* popt hands string arguments over as malloc'ed copies. */
+	for (const struct poptOption *po = table; po->longName; po++)
+		if (po->argInfo == POPT_ARG_STRING)
+			free(*(char **)po->arg);
 	poptFreeContext(ctx);
 	return rc;
 }
