@@ -20,17 +20,17 @@ enum {
 };
 
 static const struct coldesc pageset_columns[] = {
-	[COL_NODE] = { "NODE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
-	[COL_ZONE] = { "ZONE", 7, 0, SCOLS_JSON_STRING, "zone name" },
-	[COL_CPU] = { "CPU", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPU id" },
-	[COL_COUNT] = { "COUNT", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages on this CPU's pcp lists" },
-	[COL_HIGH] = { "HIGH", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
+	[COL_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name" },
+	[COL_CPU] = { "CPU", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPU id" },
+	[COL_COUNT] = { "COUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages on this CPU's pcp lists" },
+	[COL_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 		       "pages above which the lists are drained (0 = not yet set, 6.7+)" },
-	[COL_BATCH] = { "BATCH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			"pages moved to or from the zone at a time" },
-	[COL_HIGH_MIN] = { "HIGH_MIN", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_HIGH_MIN] = { "HIGH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			   "lowest high of auto-tuning (6.13+ zoneinfo)" },
-	[COL_HIGH_MAX] = { "HIGH_MAX", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_HIGH_MAX] = { "HIGH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			   "highest high of auto-tuning (6.13+ zoneinfo)" },
 };
 
@@ -40,21 +40,21 @@ enum {
 };
 
 static const struct coldesc summary_columns[] = {
-	[SUM_NODE] = { "NODE", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
-	[SUM_ZONE] = { "ZONE", 7, 0, SCOLS_JSON_STRING, "zone name" },
-	[SUM_CPUS] = { "CPUS", 4, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPUs with a pcp list in the zone" },
-	[SUM_PAGES] = { "PAGES", 7, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages held in all these pcp lists" },
-	[SUM_MAXCOUNT] = { "MAXCOUNT", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest count of one CPU" },
-	[SUM_MIB] = { "MIB", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB" },
-	[SUM_BATCH] = { "BATCH", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "batch, or its range when CPUs differ" },
-	[SUM_HIGH] = { "HIGH", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "range of high over the CPUs" },
-	[SUM_FREE_PCT] = { "FREE_PCT", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[SUM_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
+	[SUM_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name" },
+	[SUM_CPUS] = { "CPUS", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPUs with a pcp list in the zone" },
+	[SUM_PAGES] = { "PAGES", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages held in all these pcp lists" },
+	[SUM_MAXCOUNT] = { "MAXCOUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest count of one CPU" },
+	[SUM_MIB] = { "MIB", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB" },
+	[SUM_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "batch, or its range when CPUs differ" },
+	[SUM_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "range of high over the CPUs" },
+	[SUM_FREE_PCT] = { "FREE_PCT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			   "PAGES as a share of MemFree, in % (live system only)" },
-	[SUM_MANAGED] = { "MANAGED", 8, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
-	[SUM_BATCH_MIN] = { "BATCH_MIN", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
-	[SUM_BATCH_MAX] = { "BATCH_MAX", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
-	[SUM_HIGH_LO] = { "HIGH_LO", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
-	[SUM_HIGH_HI] = { "HIGH_HI", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
+	[SUM_MANAGED] = { "MANAGED", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
+	[SUM_BATCH_MIN] = { "BATCH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
+	[SUM_BATCH_MAX] = { "BATCH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
+	[SUM_HIGH_LO] = { "HIGH_LO", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
+	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
