@@ -174,7 +174,6 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 {
 	struct expectation ex = *old;
 	struct zoneinfo zi;
-	char why[200];
 	int rc, failed = 0;
 
 	memset(ex.targeted, 0, sizeof(ex.targeted));
@@ -189,6 +188,8 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 	}
 	checkpoint(k, "rollback-verify");
 	if (!failed) {
+		char why[200];
+
 		rc = verify(k, era, &ex, &zi, why, sizeof(why));
 		if (rc == 0)
 			zoneinfo_free(&zi);

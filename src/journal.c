@@ -138,7 +138,7 @@ int lock_acquire(const char *root)
 		if (tries == 0)
 			fprintf(stderr, "pcpctl: waiting up to %d s for another pcpctl to finish\n",
 				LOCK_WAIT_SECONDS);
-		nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+		nanosleep(&(struct timespec){ .tv_nsec = 100L * 1000 * 1000 }, NULL);
 	}
 	free(path);
 	if (rc) {
@@ -180,7 +180,7 @@ int journal_write(const char *root, const struct journal *j)
 	}
 	ssize_t written = write(fd, buf, len);
 	if (written < 0)
-		rc = -errno;
+		rc = -errno;	/* NOLINT(bugprone-branch-clone): write's errno; fsync's below */
 	else if ((size_t)written != len)
 		rc = -EIO;
 	else if (fsync(fd) < 0)
@@ -209,6 +209,7 @@ static int parse_journal(char *text, size_t len, struct journal *j, char *why, s
 		snprintf(why, whylen, "it does not start with \"pcpctl journal v1\"");
 		return -EBADMSG;
 	}
+	/* NOLINTNEXTLINE(cert-err34-c): 16 hex digits cannot overflow; the length is checked. */
 	if (!sum || sscanf(sum + 5, "%16llx%c", &want, &tail) != 2 || tail != '\n' ||
 	    (size_t)(sum + 5 + 17 - text) != len) {
 		snprintf(why, whylen, "its checksum line is missing or malformed (truncated?)");
@@ -229,7 +230,7 @@ static int parse_journal(char *text, size_t len, struct journal *j, char *why, s
 			return -EBADMSG;
 		}
 		*value++ = '\0';
-		for (s = 0; s < NSYSCTLS && strcmp(line, sysctl_name(s)); s++)
+		for (s = 0; s < NSYSCTLS && strcmp(line, sysctl_name(s)) != 0; s++)
 			;
 		if (s == NSYSCTLS) {
 			snprintf(why, whylen, "unknown setting \"%s\"", line);

@@ -1,10 +1,12 @@
 #include "kernel.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "msg.h"
 #include "numparse.h"
@@ -64,20 +66,51 @@ char *kernel_release(const struct kernel *k)
 	return text;
 }
 
+/* Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small enough to stay in cache. */
+#define ZONEINFO_CHUNK (128 * 1024)
+
 int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 {
+	struct zi_parser *parser;
 	struct zi_error err;
-	char *text;
-	size_t len;
-	int rc;
+	char *chunk = malloc(ZONEINFO_CHUNK);
+	int fd, rc = 0;
 
-	rc = k->ops->read_zoneinfo(k, &text, &len);
+	fd = chunk ? k->ops->open_zoneinfo(k) : -ENOMEM;
+	if (fd < 0) {
+		pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(-fd));
+		free(chunk);
+		return fd;
+	}
+	parser = zi_parser_begin(zi, &err);
+	if (!parser)
+		rc = -ENOMEM;
+	while (parser && !rc) {
+		ssize_t n = read(fd, chunk, ZONEINFO_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		zi_parser_feed(parser, chunk, (size_t)n);
+	}
+	close(fd);
+	free(chunk);
+	if (!parser) {
+		pcp_error("out of memory reading %s%s", k->root, PATH_ZONEINFO);
+		return -ENOMEM;
+	}
 	if (rc) {
-		pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(-rc));
+		/* finish frees what the parser built; the read error is what to report */
+		zi_parser_finish(parser);
 		return rc;
 	}
-	rc = zoneinfo_parse(text, len, zi, &err);
-	free(text);
+	rc = zi_parser_finish(parser);
 	if (rc == -ENOMEM)
 		pcp_error("out of memory reading %s%s", k->root, PATH_ZONEINFO);
 	else if (rc && err.line)

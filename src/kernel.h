@@ -19,8 +19,8 @@ enum pcp_sysctl {
 struct kernel;
 
 struct kernel_ops {
-	/* Whole /proc/zoneinfo, NUL-terminated; 0 or a negative errno. */
-	int (*read_zoneinfo)(struct kernel *k, char **text, size_t *len);
+	/* /proc/zoneinfo opened for reading: an fd, or a negative errno. */
+	int (*open_zoneinfo)(struct kernel *k);
 	/* 0, -ENOENT when this kernel lacks the sysctl, or another negative errno. */
 	int (*read_sysctl)(struct kernel *k, enum pcp_sysctl s, long *value);
 	int (*write_sysctl)(struct kernel *k, enum pcp_sysctl s, long value);

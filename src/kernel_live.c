@@ -10,16 +10,16 @@
 
 #include "sysroot.h"
 
-static int live_read_zoneinfo(struct kernel *k, char **text, size_t *len)
+static int live_open_zoneinfo(struct kernel *k)
 {
 	char *path = sysroot_path(k->root, PATH_ZONEINFO);
-	int rc;
+	int fd;
 
 	if (!path)
 		return -ENOMEM;
-	rc = read_whole_file(path, text, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	free(path);
-	return rc;
+	return fd < 0 ? -errno : fd;
 }
 
 static int live_read_sysctl(struct kernel *k, enum pcp_sysctl s, long *value)
@@ -71,7 +71,7 @@ static void live_close(struct kernel *k)
 }
 
 static const struct kernel_ops live_ops = {
-	.read_zoneinfo = live_read_zoneinfo,
+	.open_zoneinfo = live_open_zoneinfo,
 	.read_sysctl = live_read_sysctl,
 	.write_sysctl = live_write_sysctl,
 	.close = live_close,

@@ -2,12 +2,21 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int pcp_era_of_release(const char *release, enum pcp_era *era)
 {
-	int major, minor;
+	long major, minor;
+	char *end;
 
-	if (sscanf(release, "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0)
+	/* As sscanf "%d.%d" did, but an overflowing number is refused, not undefined. */
+	errno = 0;
+	major = strtol(release, &end, 10);
+	if (end == release || *end != '.' || errno)
+		return -EINVAL;
+	release = end + 1;
+	minor = strtol(release, &end, 10);
+	if (end == release || errno || major < 0 || minor < 0)
 		return -EINVAL;
 	if (major < 5 || (major == 5 && minor < 14))
 		*era = ERA_FRACTION;

@@ -1,7 +1,6 @@
 #include "show.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "idlist.h"
 #include "kernel.h"
 #include "msg.h"
+#include "output.h"
 #include "zoneinfo.h"
 
 enum {
@@ -128,30 +128,8 @@ static bool cpu_selected(const struct filter *f, int cpu)
 	return f->any_cpu || idlist_has(&f->cpus, cpu);
 }
 
-/* libsmartcols takes ownership of what it is handed by scols_line_refer_data. */
-static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int set_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	if (scols_line_refer_data(ln, col, s)) {
-		free(s);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int pageset_cell(struct libscols_line *ln, size_t col, size_t what,
-			const struct zi_zone *z, const struct zi_pageset *ps)
+static int pageset_cell(struct rows *r, size_t what, const struct zi_zone *z,
+			const struct zi_pageset *ps)
 {
 	static const enum zi_field fields[] = {
 		[COL_COUNT] = ZI_COUNT, [COL_HIGH] = ZI_HIGH, [COL_BATCH] = ZI_BATCH,
@@ -160,27 +138,26 @@ static int pageset_cell(struct libscols_line *ln, size_t col, size_t what,
 
 	switch (what) {
 	case COL_NODE:
-		return set_cell(ln, col, "%d", z->node);
+		return rows_add_int(r, z->node);
 	case COL_ZONE:
-		return scols_line_set_data(ln, col, z->name) ? -ENOMEM : 0;
+		return rows_add(r, z->name);
 	case COL_CPU:
-		return set_cell(ln, col, "%d", ps->cpu);
+		return rows_add_int(r, ps->cpu);
 	default:
 		/* A field this kernel does not print stays empty: null in JSON. */
 		if (!zi_has(ps, fields[what]))
-			return 0;
-		return set_cell(ln, col, "%d", ps->value[fields[what]]);
+			return rows_add_empty(r);
+		return rows_add_int(r, ps->value[fields[what]]);
 	}
 }
 
 static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
 			  const struct out_opts *out, const struct colsel *sel)
 {
-	struct libscols_table *tb = columns_table(pageset_columns, sel, out, "pagesets");
+	struct rows r;
 	int rc = 0;
 
-	if (!tb)
-		return -ENOMEM;
+	rows_init(&r, sel->n);
 	for (size_t i = 0; i < zi->nzones && !rc; i++) {
 		const struct zi_zone *z = &zi->zones[i];
 
@@ -188,22 +165,18 @@ static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
 			continue;
 		for (size_t j = 0; j < z->npagesets && !rc; j++) {
 			const struct zi_pageset *ps = &z->pagesets[j];
-			struct libscols_line *ln;
 
 			if (!cpu_selected(f, ps->cpu))
 				continue;
-			ln = scols_table_new_line(tb, NULL);
-			if (!ln) {
-				rc = -ENOMEM;
-				break;
-			}
 			for (size_t c = 0; c < sel->n && !rc; c++)
-				rc = pageset_cell(ln, c, sel->idx[c], z, ps);
+				rc = pageset_cell(&r, sel->idx[c], z, ps);
+			if (!rc)
+				rc = rows_end(&r);
 		}
 	}
 	if (!rc)
-		rc = scols_print_table(tb) ? -EIO : 0;
-	scols_unref_table(tb);
+		rc = print_rows(pageset_columns, sel, out, "pagesets", &r);
+	rows_free(&r);
 	return rc;
 }
 
@@ -240,49 +213,49 @@ static void zone_sum(const struct zi_zone *z, const struct filter *f, struct zon
 	}
 }
 
-static int range_cell(struct libscols_line *ln, size_t col, int lo, int hi)
+static int range_cell(struct rows *r, int lo, int hi)
 {
-	return lo == hi ? set_cell(ln, col, "%d", lo) : set_cell(ln, col, "%d-%d", lo, hi);
+	return lo == hi ? rows_add_int(r, lo) : rows_add_fmt(r, "%d-%d", lo, hi);
 }
 
-static int summary_cell(struct libscols_line *ln, size_t col, size_t what,
-			const struct zi_zone *z, const struct zone_sum *s, long long memfree_kib)
+static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
+			const struct zone_sum *s, long long memfree_kib)
 {
 	double kib = (double)s->pages * ((double)sysconf(_SC_PAGESIZE) / 1024.0);
 
 	switch (what) {
 	case SUM_NODE:
-		return set_cell(ln, col, "%d", z->node);
+		return rows_add_int(r, z->node);
 	case SUM_ZONE:
-		return scols_line_set_data(ln, col, z->name) ? -ENOMEM : 0;
+		return rows_add(r, z->name);
 	case SUM_CPUS:
-		return set_cell(ln, col, "%zu", s->cpus);
+		return rows_add_int(r, (long long)s->cpus);
 	case SUM_PAGES:
-		return set_cell(ln, col, "%llu", s->pages);
+		return rows_add_int(r, (long long)s->pages);
 	case SUM_MAXCOUNT:
-		return set_cell(ln, col, "%d", s->maxcount);
+		return rows_add_int(r, s->maxcount);
 	case SUM_MIB:
-		return set_cell(ln, col, "%.1f", kib / 1024.0);
+		return rows_add_fmt(r, "%.1f", kib / 1024.0);
 	case SUM_BATCH:
-		return range_cell(ln, col, s->batch_min, s->batch_max);
+		return range_cell(r, s->batch_min, s->batch_max);
 	case SUM_HIGH:
-		return range_cell(ln, col, s->high_lo, s->high_hi);
+		return range_cell(r, s->high_lo, s->high_hi);
 	case SUM_FREE_PCT:
 		if (memfree_kib <= 0)
-			return 0;
-		return set_cell(ln, col, "%.2f", 100.0 * kib / (double)memfree_kib);
+			return rows_add_empty(r);
+		return rows_add_fmt(r, "%.2f", 100.0 * kib / (double)memfree_kib);
 	case SUM_MANAGED:
-		return set_cell(ln, col, "%llu", (unsigned long long)z->field[ZI_MANAGED]);
+		return rows_add_int(r, (long long)z->field[ZI_MANAGED]);
 	case SUM_BATCH_MIN:
-		return set_cell(ln, col, "%d", s->batch_min);
+		return rows_add_int(r, s->batch_min);
 	case SUM_BATCH_MAX:
-		return set_cell(ln, col, "%d", s->batch_max);
+		return rows_add_int(r, s->batch_max);
 	case SUM_HIGH_LO:
-		return set_cell(ln, col, "%d", s->high_lo);
+		return rows_add_int(r, s->high_lo);
 	case SUM_HIGH_HI:
-		return set_cell(ln, col, "%d", s->high_hi);
+		return rows_add_int(r, s->high_hi);
 	}
-	return 0;
+	return rows_add_empty(r);
 }
 
 /* MemFree of the live system through libproc2; -1 when it cannot be had. */
@@ -304,18 +277,16 @@ static long long live_memfree_kib(void)
 static int print_summary(const struct zoneinfo *zi, const struct filter *f,
 			 const struct out_opts *out, const struct colsel *sel, bool live)
 {
-	struct libscols_table *tb = columns_table(summary_columns, sel, out, "zones");
 	long long memfree_kib = -1;
+	struct rows r;
 	int rc = 0;
 
-	if (!tb)
-		return -ENOMEM;
 	for (size_t c = 0; c < sel->n; c++)
 		if (sel->idx[c] == SUM_FREE_PCT && live)
 			memfree_kib = live_memfree_kib();
+	rows_init(&r, sel->n);
 	for (size_t i = 0; i < zi->nzones && !rc; i++) {
 		const struct zi_zone *z = &zi->zones[i];
-		struct libscols_line *ln;
 		struct zone_sum s;
 
 		if (!z->npagesets || !zone_selected(f, z))
@@ -323,17 +294,14 @@ static int print_summary(const struct zoneinfo *zi, const struct filter *f,
 		zone_sum(z, f, &s);
 		if (!s.cpus)
 			continue;
-		ln = scols_table_new_line(tb, NULL);
-		if (!ln) {
-			rc = -ENOMEM;
-			break;
-		}
 		for (size_t c = 0; c < sel->n && !rc; c++)
-			rc = summary_cell(ln, c, sel->idx[c], z, &s, memfree_kib);
+			rc = summary_cell(&r, sel->idx[c], z, &s, memfree_kib);
+		if (!rc)
+			rc = rows_end(&r);
 	}
 	if (!rc)
-		rc = scols_print_table(tb) ? -EIO : 0;
-	scols_unref_table(tb);
+		rc = print_rows(summary_columns, sel, out, "zones", &r);
+	rows_free(&r);
 	return rc;
 }
 

@@ -59,7 +59,7 @@ static struct timespec ts_add(const struct timespec *ts, double s)
 	return r;
 }
 
-static bool stopped(volatile sig_atomic_t *stop)
+static bool stopped(const volatile sig_atomic_t *stop)
 {
 	return stop && *stop;
 }

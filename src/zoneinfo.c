@@ -1,5 +1,6 @@
 #include "zoneinfo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -35,8 +36,10 @@ enum section {
 	ZONE_TAIL,	/* node_unreclaimable, start_pfn and later lines */
 };
 
-struct parser {
-	const char *pos, *end;
+/* A line longer than this is not zoneinfo (its longest lines are ~100 bytes). */
+#define LINE_MAX_BYTES (1u << 20)
+
+struct zi_parser {
 	size_t lineno;
 	enum section section;
 	struct zoneinfo *zi;
@@ -46,12 +49,16 @@ struct parser {
 	bool zone_has_present;	/* the current zone printed its "present" line */
 	bool in_cpu;		/* a "cpu:" record is open */
 	struct zi_error *err;
+	int rc;			/* the first error; later input is ignored */
+	bool fed;		/* any byte at all */
+	char *carry;		/* a line split between two chunks */
+	size_t carry_len, carry_cap;
 };
 
-static int fail(struct parser *p, size_t line, const char *fmt, ...)
+static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct parser *p, size_t line, const char *fmt, ...)
+static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -71,60 +78,65 @@ static const char *skip_key(const char *s, const char *e, const char *key, size_
 }
 #define KEY(s, e, lit) skip_key((s), (e), (lit), sizeof(lit) - 1)
 
-/* A decimal that must fill the rest of the line after optional blanks. */
-static int parse_u64(const char *s, const char *e, uint64_t *out)
+/* Indentation is most of zoneinfo's bytes: skip it a word at a time. */
+static const char *skip_blanks(const char *s, const char *e)
 {
-	uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const uint64_t blanks = 0x2020202020202020ULL;
 
+	while (e - s >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s, 8);
+		w ^= blanks;
+		/* The lowest non-zero byte is the first one that is not a blank. */
+		if (w)
+			return s + (__builtin_ctzll(w) >> 3);
+		s += 8;
+	}
+#endif
 	while (s < e && *s == ' ')
 		s++;
-	if (s == e)
-		return -EINVAL;
-	for (; s < e; s++) {
-		unsigned d = (unsigned)(*s - '0');
+	return s;
+}
 
-		if (d > 9)
-			return -EINVAL;
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
+/* A decimal up to max that must fill the rest of the line after optional blanks. */
+static int number(struct zi_parser *p, const char *s, const char *e, uint64_t max,
+		  const char *what, uint64_t *out)
+{
+	const char *t = skip_blanks(s, e);
+	const uint64_t max_tens = max / 10, max_units = max % 10;
+	uint64_t v = 0;
+
+	if (t < e && *t == '-')
+		return fail(p, p->lineno, "negative %s: %.*s", what, (int)(e - t), t);
+	if (t == e)
+		return fail(p, p->lineno, "%s is missing", what);
+	for (const char *d = t; d < e; d++) {
+		unsigned digit = (unsigned)(*d - '0');
+
+		if (digit > 9)
+			return fail(p, p->lineno, "%s is not a number: \"%.*s\"", what,
+				    (int)(e - t), t);
+		if (v > max_tens || (v == max_tens && digit > max_units))
+			return fail(p, p->lineno, "%s out of range: %.*s", what, (int)(e - t), t);
+		v = v * 10 + digit;
 	}
 	*out = v;
 	return 0;
 }
 
-static int number(struct parser *p, const char *s, const char *e, uint64_t max,
-		  const char *what, uint64_t *out)
-{
-	const char *t = s;
-	int rc;
-
-	while (t < e && *t == ' ')
-		t++;
-	if (t < e && *t == '-')
-		return fail(p, p->lineno, "negative %s: %.*s", what, (int)(e - t), t);
-	rc = parse_u64(s, e, out);
-	if (rc == 0 && *out > max)
-		rc = -ERANGE;
-	if (rc == -ERANGE)
-		return fail(p, p->lineno, "%s out of range: %.*s", what, (int)(e - t), t);
-	if (rc)
-		return fail(p, p->lineno, "%s is not a number: \"%.*s\"", what,
-			    (int)(e - t), t);
-	return 0;
-}
-
-static struct zi_zone *cur_zone(struct parser *p)
+static struct zi_zone *cur_zone(struct zi_parser *p)
 {
 	return &p->zi->zones[p->zi->nzones - 1];
 }
 
-static struct zi_pageset *cur_pageset(struct parser *p)
+static struct zi_pageset *cur_pageset(struct zi_parser *p)
 {
 	return &p->zi->pageset_store[p->zi->npagesets - 1];
 }
 
-static int close_cpu(struct parser *p)
+static int close_cpu(struct zi_parser *p)
 {
 	struct zi_pageset *ps;
 
@@ -146,10 +158,8 @@ static int close_cpu(struct parser *p)
 	return 0;
 }
 
-static int close_zone(struct parser *p)
+static int close_zone(struct zi_parser *p)
 {
-	int rc;
-
 	/* The kernel prints pagesets for every zone with present pages. */
 	if (p->section == ZONE_HEAD && !p->zone_has_present)
 		return fail(p, p->lineno, "truncated record: node %d zone %s ends before its present line",
@@ -158,7 +168,8 @@ static int close_zone(struct parser *p)
 		return fail(p, p->lineno, "truncated record: node %d zone %s has present pages but no pagesets",
 			    cur_zone(p)->node, cur_zone(p)->name);
 	if (p->section == PAGESETS) {
-		rc = close_cpu(p);
+		int rc = close_cpu(p);
+
 		if (rc)
 			return rc;
 		return fail(p, p->lineno, "truncated record: pagesets of node %d zone %s end without start_pfn",
@@ -167,7 +178,19 @@ static int close_zone(struct parser *p)
 	return 0;
 }
 
-static int zone_header(struct parser *p, const char *s, const char *e)
+/*
+ * Kernel zone names are letters and digits; holding to that keeps control
+ * characters and quotes out of terminals and JSON.
+ */
+static bool plain_name(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static int zone_header(struct zi_parser *p, const char *s, const char *e)
 {
 	const char *t = KEY(s, e, "Node ");
 	struct zi_zone *z;
@@ -185,7 +208,7 @@ static int zone_header(struct parser *p, const char *s, const char *e)
 	while (name < e && *name == ' ')
 		name++;
 	namelen = (size_t)(e - name);
-	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || memchr(name, ' ', namelen))
+	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || !plain_name(name, namelen))
 		return fail(p, p->lineno, "malformed zone name: \"%.*s\"", (int)namelen, name);
 
 	if (p->zi->nzones) {
@@ -227,7 +250,7 @@ static int zone_header(struct parser *p, const char *s, const char *e)
 	return 0;
 }
 
-static int cpu_line(struct parser *p, const char *s, const char *e)
+static int cpu_line(struct zi_parser *p, const char *s, const char *e)
 {
 	struct zi_pageset *ps;
 	uint64_t cpu;
@@ -256,14 +279,14 @@ static int cpu_line(struct parser *p, const char *s, const char *e)
 		p->pagesets_cap = cap;
 	}
 	ps = &p->zi->pageset_store[p->zi->npagesets++];
+	memset(ps, 0, sizeof(*ps));
 	ps->cpu = (int)cpu;
-	ps->present = 0;
 	cur_zone(p)->npagesets++;
 	p->in_cpu = true;
 	return 0;
 }
 
-static int pageset_field(struct parser *p, enum zi_field f, const char *s, const char *e)
+static int pageset_field(struct zi_parser *p, enum zi_field f, const char *s, const char *e)
 {
 	struct zi_pageset *ps;
 	uint64_t v;
@@ -284,7 +307,7 @@ static int pageset_field(struct parser *p, enum zi_field f, const char *s, const
 	return 0;
 }
 
-static int zone_field(struct parser *p, enum zi_zone_field f, const char *s, const char *e)
+static int zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s, const char *e)
 {
 	static const char *const names[ZI_NZONE_FIELDS] = {
 		"pages free", "min", "low", "high", "spanned", "present", "managed"
@@ -299,18 +322,17 @@ static int zone_field(struct parser *p, enum zi_zone_field f, const char *s, con
 }
 
 /* Lines whose meaning depends on the word they start with, after indentation. */
-static int parse_line(struct parser *p, const char *s, const char *e)
+static int parse_line(struct zi_parser *p, const char *s, const char *e)
 {
 	const char *t;
 
-	while (s < e && *s == ' ')
-		s++;
+	s = skip_blanks(s, e);
 	if (s == e)
 		return 0;
 
 	switch (*s) {
 	case 'N':
-		if ((t = KEY(s, e, "Node ")))
+		if (KEY(s, e, "Node "))
 			return zone_header(p, s, e);
 		break;
 	case 'c':
@@ -383,43 +405,98 @@ zone_tail:
 	return 0;
 }
 
-int zoneinfo_parse(const char *text, size_t len, struct zoneinfo *zi, struct zi_error *err)
+struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err)
 {
-	struct parser p = {
-		.pos = text, .end = text + len, .section = BEFORE_ZONES, .zi = zi, .err = err,
-	};
-	int rc = 0;
+	struct zi_parser *p = calloc(1, sizeof(*p));
 
 	memset(zi, 0, sizeof(*zi));
 	memset(err, 0, sizeof(*err));
-	if (len == 0) {
-		snprintf(err->message, sizeof(err->message), "empty: no zones");
-		return -EINVAL;
-	}
-	if (memchr(text, '\0', len)) {
-		snprintf(err->message, sizeof(err->message), "binary data (a NUL byte)");
-		return -EINVAL;
-	}
-	while (p.pos < p.end) {
-		const char *nl = memchr(p.pos, '\n', (size_t)(p.end - p.pos));
+	if (!p)
+		return NULL;
+	p->section = BEFORE_ZONES;
+	p->zi = zi;
+	p->err = err;
+	return p;
+}
 
-		p.lineno++;
-		if (!nl) {
-			rc = fail(&p, p.lineno, "truncated: the last line has no newline");
-			break;
-		}
-		rc = parse_line(&p, p.pos, nl);
-		if (rc)
-			break;
-		p.pos = nl + 1;
+static int one_line(struct zi_parser *p, const char *s, const char *e)
+{
+	p->lineno++;
+	return parse_line(p, s, e);
+}
+
+/* Keep the unfinished end of a chunk until the next one completes it. */
+static int carry(struct zi_parser *p, const char *s, size_t n)
+{
+	if (p->carry_len + n > LINE_MAX_BYTES)
+		return fail(p, p->lineno + 1, "line longer than %u bytes", LINE_MAX_BYTES);
+	if (p->carry_len + n > p->carry_cap) {
+		size_t cap = p->carry_cap ? p->carry_cap : 256;
+		char *bigger;
+
+		while (cap < p->carry_len + n)
+			cap *= 2;
+		bigger = realloc(p->carry, cap);
+		if (!bigger)
+			return -ENOMEM;
+		p->carry = bigger;
+		p->carry_cap = cap;
 	}
+	memcpy(p->carry + p->carry_len, s, n);
+	p->carry_len += n;
+	return 0;
+}
+
+int zi_parser_feed(struct zi_parser *p, const char *chunk, size_t len)
+{
+	const char *pos = chunk, *end = chunk + len;
+
+	if (p->rc || len == 0)
+		return p->rc;
+	p->fed = true;
+	if (memchr(chunk, '\0', len))
+		return p->rc = fail(p, 0, "binary data (a NUL byte)");
+	if (p->carry_len) {
+		const char *nl = memchr(pos, '\n', len);
+
+		if (!nl)
+			return p->rc = carry(p, pos, len);
+		if ((p->rc = carry(p, pos, (size_t)(nl - pos))) ||
+		    (p->rc = one_line(p, p->carry, p->carry + p->carry_len)))
+			return p->rc;
+		p->carry_len = 0;
+		pos = nl + 1;
+	}
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+
+		if (!nl)
+			return p->rc = carry(p, pos, (size_t)(end - pos));
+		if ((p->rc = one_line(p, pos, nl)))
+			return p->rc;
+		pos = nl + 1;
+	}
+	return 0;
+}
+
+int zi_parser_finish(struct zi_parser *p)
+{
+	struct zoneinfo *zi = p->zi;
+	int rc = p->rc;
+
+	if (!rc && !p->fed)
+		rc = fail(p, 0, "empty: no zones");
+	if (!rc && p->carry_len)
+		rc = fail(p, p->lineno + 1, "truncated: the last line has no newline");
 	if (!rc)
-		rc = close_zone(&p);
+		rc = close_zone(p);
 	if (!rc && zi->nzones == 0)
-		rc = fail(&p, 0, "no \"Node N, zone NAME\" line: not a zoneinfo file");
+		rc = fail(p, 0, "no \"Node N, zone NAME\" line: not a zoneinfo file");
+	if (rc == -ENOMEM)
+		snprintf(p->err->message, sizeof(p->err->message), "out of memory");
+	free(p->carry);
+	free(p);
 	if (rc) {
-		if (rc == -ENOMEM)
-			snprintf(err->message, sizeof(err->message), "out of memory");
 		zoneinfo_free(zi);
 		return rc;
 	}
@@ -433,6 +510,18 @@ int zoneinfo_parse(const char *text, size_t len, struct zoneinfo *zi, struct zi_
 		first += z->npagesets;
 	}
 	return 0;
+}
+
+int zoneinfo_parse(const char *text, size_t len, struct zoneinfo *zi, struct zi_error *err)
+{
+	struct zi_parser *p = zi_parser_begin(zi, err);
+
+	if (!p) {
+		snprintf(err->message, sizeof(err->message), "out of memory");
+		return -ENOMEM;
+	}
+	zi_parser_feed(p, text, len);
+	return zi_parser_finish(p);
 }
 
 void zoneinfo_free(struct zoneinfo *zi)

@@ -74,6 +74,18 @@ int zoneinfo_parse(const char *text, size_t len, struct zoneinfo *zi,
 		   struct zi_error *err);
 void zoneinfo_free(struct zoneinfo *zi);
 
+/*
+ * The same, fed in chunks of any size (a line may span chunks), so that a
+ * large zoneinfo is parsed as it is read, in constant memory: begin (NULL
+ * when out of memory), feed each chunk, then finish, which frees the
+ * parser and returns what zoneinfo_parse would.  feed returns the first
+ * error early; later chunks are ignored.
+ */
+struct zi_parser;
+struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err);
+int zi_parser_feed(struct zi_parser *p, const char *chunk, size_t len);
+int zi_parser_finish(struct zi_parser *p);
+
 static inline bool zi_has(const struct zi_pageset *ps, enum zi_field f)
 {
 	return ps->present & (1u << f);

@@ -185,6 +185,64 @@ static void test_many_cpus_and_nodes(void **state)
 	free(text);
 }
 
+static bool same_model(const struct zoneinfo *a, const struct zoneinfo *b)
+{
+	if (a->nzones != b->nzones || a->npagesets != b->npagesets ||
+	    a->pageset_fields != b->pageset_fields)
+		return false;
+	for (size_t i = 0; i < a->nzones; i++)
+		if (a->zones[i].node != b->zones[i].node || a->zones[i].npagesets != b->zones[i].npagesets ||
+		    strcmp(a->zones[i].name, b->zones[i].name) != 0 ||
+		    memcmp(a->zones[i].field, b->zones[i].field, sizeof(a->zones[i].field)) != 0)
+			return false;
+	return memcmp(a->pageset_store, b->pageset_store,
+		      a->npagesets * sizeof(*a->pageset_store)) == 0;
+}
+
+/* A line split anywhere between two reads parses as if read whole. */
+static void test_chunked_feeding(void **state)
+{
+	static const char *const fixtures[] = { "debian-6.1-cpuless-node.zoneinfo",
+						"live-6.18-2cpu.zoneinfo" };
+	static const size_t chunks[] = { 1, 2, 3, 7, 64, 100, 4095, 65536 };
+
+	(void)state;
+	for (size_t f = 0; f < 2; f++) {
+		char path[512];
+		struct zoneinfo whole, fed;
+		struct zi_error err;
+		char *text;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, fixtures[f]);
+		assert_int_equal(read_whole_file(path, &text, &len), 0);
+		assert_int_equal(zoneinfo_parse(text, len, &whole, &err), 0);
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			struct zi_parser *p = zi_parser_begin(&fed, &err);
+
+			assert_non_null(p);
+			for (size_t off = 0; off < len; off += chunks[c])
+				zi_parser_feed(p, text + off, len - off < chunks[c] ? len - off : chunks[c]);
+			assert_int_equal(zi_parser_finish(p), 0);
+			if (!same_model(&whole, &fed))
+				fail_msg("%s in chunks of %zu differs", fixtures[f], chunks[c]);
+			zoneinfo_free(&fed);
+		}
+		/* An error is found at the same line whatever the chunking. */
+		text[len - 1] = 'x';
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			struct zi_parser *p = zi_parser_begin(&fed, &err);
+
+			for (size_t off = 0; off < len; off += chunks[c])
+				zi_parser_feed(p, text + off, len - off < chunks[c] ? len - off : chunks[c]);
+			assert_int_equal(zi_parser_finish(p), -EINVAL);
+			assert_non_null(strstr(err.message, "no newline"));
+		}
+		zoneinfo_free(&whole);
+		free(text);
+	}
+}
+
 struct bad_case {
 	const char *name;
 	const char *text;
@@ -226,6 +284,8 @@ static const struct bad_case bad_cases[] = {
 	{ "nodes out of order", "Node 1, zone DMA\nNode 0, zone DMA\n", 2, "node 0 listed after node 1" },
 	{ "bad header", "Node x, zone DMA\n", 1, "node id is not a number" },
 	{ "no zone name", "Node 0, zone \n", 1, "malformed zone name" },
+	{ "zone name with a quote", "Node 0, zone DM\"A\n", 1, "malformed zone name" },
+	{ "zone name with an escape", "Node 0, zone \x1b[31m\n", 1, "malformed zone name" },
 	{ "long zone name", "Node 0, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ\n", 1, "malformed zone name" },
 	{ "second pagesets", HEAD CPU(0, 1) TAIL "  pagesets\n", 18, "pagesets line outside" },
 };
@@ -264,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_4_14_sparse_cpus),
 		cmocka_unit_test(test_newest_mainline_extra_lines),
 		cmocka_unit_test(test_many_cpus_and_nodes),
+		cmocka_unit_test(test_chunked_feeding),
 		cmocka_unit_test(test_malformed),
 	};
 

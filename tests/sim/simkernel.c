@@ -74,16 +74,16 @@ static int write_text(const struct kernel *k, const char *rel, const char *text,
 	return rc;
 }
 
-static int sim_read_zoneinfo(struct kernel *k, char **text, size_t *len)
+static int sim_open_zoneinfo(struct kernel *k)
 {
 	char *path = tree_path(k, PATH_ZONEINFO);
-	int rc;
+	int fd;
 
 	if (!path)
 		return -ENOMEM;
-	rc = read_whole_file(path, text, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	free(path);
-	return rc;
+	return fd < 0 ? -errno : fd;
 }
 
 static char *sysctl_rel(enum pcp_sysctl s)
@@ -293,9 +293,10 @@ static int recompute(struct kernel *k, bool mismatch)
 		return rc;
 	for (int s = 0; s < NSYSCTLS; s++)
 		have[s] = sim_read_sysctl(k, s, &value[s]) == 0;
-	rc = sim_read_zoneinfo(k, &text, &len);
+	rc = read_text(k, PATH_ZONEINFO, &text);
 	if (rc)
 		return rc;
+	len = strlen(text);
 	rc = zoneinfo_parse(text, len, &zi, &err);
 	if (rc) {
 		free(text);
@@ -363,7 +364,7 @@ static void sim_close(struct kernel *k)
 }
 
 static const struct kernel_ops sim_ops = {
-	.read_zoneinfo = sim_read_zoneinfo,
+	.open_zoneinfo = sim_open_zoneinfo,
 	.read_sysctl = sim_read_sysctl,
 	.write_sysctl = sim_write_sysctl,
 	.checkpoint = sim_checkpoint,

@@ -1,0 +1,131 @@
+/*
+ * The streaming writer must print exactly what libsmartcols prints for the
+ * same rows, in every format, so that output does not depend on whether
+ * stdout is a terminal (beyond libsmartcols fitting a table to its width).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "output.h"
+
+static const struct coldesc cols[] = {
+	{ "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "" },
+	{ "ZONE", 0, 0, SCOLS_JSON_STRING, "" },
+	{ "LONG_HEADER", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "" },
+	{ "RANGE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "" },
+	{ "NOTE", 0, 0, SCOLS_JSON_STRING, "" },
+};
+
+static char *render(bool scols, const struct colsel *sel, const struct out_opts *o,
+		    const struct rows *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	if (scols)
+		assert_int_equal(print_rows_scols(f, cols, sel, o, "things", r), 0);
+	else
+		assert_int_equal(print_rows_stream(f, cols, sel, o, "things", r), 0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* Row i of a table whose cells vary in width, with empty cells in every column. */
+static void add_row(struct rows *r, const size_t *idx, size_t n, int i)
+{
+	for (size_t c = 0; c < n; c++) {
+		if ((i + (int)idx[c]) % 4 == 3) {
+			assert_int_equal(rows_add_empty(r), 0);
+			continue;
+		}
+		switch (idx[c]) {
+		case 0:
+			assert_int_equal(rows_add_int(r, i * 7919 % 100003), 0);
+			break;
+		case 1:
+			assert_int_equal(rows_add(r, i % 2 ? "DMA32" : "Normal"), 0);
+			break;
+		case 2:
+			assert_int_equal(rows_add_int(r, -i), 0);
+			break;
+		case 3:
+			assert_int_equal(rows_add_fmt(r, "%d-%d", i, i * 1000), 0);
+			break;
+		default:
+			assert_int_equal(rows_add(r, i % 3 ? "x" : "longer_note"), 0);
+		}
+	}
+	assert_int_equal(rows_end(r), 0);
+}
+
+static void test_parity(void **state)
+{
+	static const size_t orders[][5] = {
+		{ 0, 1, 2, 3, 4 }, { 4, 3, 2, 1, 0 }, { 1, 0 }, { 0, 1 }, { 2 }, { 1 }, { 3, 2, 0 },
+	};
+	static const size_t lens[] = { 5, 5, 2, 2, 1, 1, 3 };
+	static const enum out_format formats[] = { OUT_TABLE, OUT_RAW, OUT_PAIRS, OUT_JSON };
+	static const size_t nrows[] = { 0, 1, 2, 17 };
+	size_t compared = 0;
+
+	(void)state;
+	for (size_t o = 0; o < sizeof(lens) / sizeof(lens[0]); o++)
+		for (size_t f = 0; f < 4; f++)
+			for (int noheadings = 0; noheadings < 2; noheadings++)
+				for (size_t n = 0; n < 4; n++) {
+					struct colsel sel = { (size_t *)orders[o], lens[o] };
+					struct out_opts opts = { .format = formats[f],
+								 .noheadings = noheadings };
+					struct rows r;
+					char *a, *b;
+
+					rows_init(&r, lens[o]);
+					for (size_t i = 0; i < nrows[n]; i++)
+						add_row(&r, orders[o], lens[o], (int)i);
+					a = render(true, &sel, &opts, &r);
+					b = render(false, &sel, &opts, &r);
+					if (strcmp(a, b) != 0)
+						fail_msg("format %zu, noheadings %d, %zu rows, columns #%zu:\n"
+							 "libsmartcols:\n%s\nstream:\n%s",
+							 f, noheadings, nrows[n], o, a, b);
+					free(a);
+					free(b);
+					rows_free(&r);
+					compared++;
+				}
+	assert_int_equal(compared, 7 * 4 * 2 * 4);
+}
+
+static void test_rows_must_be_complete(void **state)
+{
+	struct rows r;
+
+	(void)state;
+	rows_init(&r, 2);
+	assert_int_equal(rows_add_int(&r, 1), 0);
+	assert_int_equal(rows_end(&r), -EINVAL);
+	assert_int_equal(rows_add_int(&r, -9223372036854775807LL - 1), 0);
+	assert_int_equal(rows_end(&r), 0);
+	assert_string_equal(r.buf + 2, "-9223372036854775808");
+	rows_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parity),
+		cmocka_unit_test(test_rows_must_be_complete),
+	};
+
+	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
+}
