@@ -67,7 +67,7 @@ char *kernel_release(const struct kernel *k)
 }
 
 /* Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small enough to stay in cache. */
-#define ZONEINFO_CHUNK (128 * 1024)
+#define ZONEINFO_CHUNK ((size_t)128 * 1024)
 
 int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 {

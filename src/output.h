@@ -15,7 +15,12 @@
 
 #include "columns.h"
 
-/* Cells row after row, each NUL-terminated; an empty cell is "no value". */
+/*
+ * Cells row after row, each a length byte and its text (at most
+ * ROWS_CELL_MAX bytes); an empty cell is "no value".
+ */
+#define ROWS_CELL_MAX 255
+
 struct rows {
 	char *buf;
 	size_t len, cap;
@@ -25,6 +30,7 @@ struct rows {
 
 void rows_init(struct rows *r, size_t ncols);
 void rows_free(struct rows *r);
+/* 0, -ENOMEM, or -EINVAL for a cell longer than ROWS_CELL_MAX. */
 int rows_add(struct rows *r, const char *s);
 int rows_add_int(struct rows *r, long long v);
 int rows_add_empty(struct rows *r);
