@@ -1,7 +1,8 @@
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after
- * percpu_pagelist_high_fraction=8, and this machine's 6.18.  (6.12 sets high
+ * percpu_pagelist_high_fraction=8, our patched 6.1 before and after
+ * percpu_pagelist_batch=310, and this machine's 6.18.  (6.12 sets high
  * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
  */
 #include <setjmp.h>
@@ -36,16 +37,20 @@ struct capture {
 	enum pcp_era era;
 	long fraction;
 	unsigned split[3];	/* online CPUs per node, as the guest's sysfs listed them */
+	int batch;		/* vm.percpu_pagelist_batch of the patched kernel; 0 = default */
 };
 
 static const struct capture captures[] = {
-	{ "debian-6.1-1cpu.zoneinfo", ERA_HIGH_FRACTION, 0, { 1 } },
-	{ "debian-6.1-1cpu-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 1 } },
-	{ "debian-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 } },
-	{ "debian-6.1-4cpu-2node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2 } },
-	{ "debian-6.1-cpuless-node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2, 4 } },
-	{ "debian-6.1-cpuless-node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2, 4 } },
-	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 } },
+	{ "debian-6.1-1cpu.zoneinfo", ERA_HIGH_FRACTION, 0, { 1 }, 0 },
+	{ "debian-6.1-1cpu-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 1 }, 0 },
+	{ "debian-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
+	{ "debian-6.1-4cpu-2node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2 }, 0 },
+	{ "debian-6.1-cpuless-node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2, 4 }, 0 },
+	{ "debian-6.1-cpuless-node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2, 4 }, 0 },
+	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 }, 0 },
+	/* Our kernel patch on 6.1, before and after vm.percpu_pagelist_batch = 310. */
+	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
+	{ "patched-6.1-4cpu-2node-batch310.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 310 },
 };
 
 static void test_rules_match_real_kernels(void **state)
@@ -70,7 +75,8 @@ static void test_rules_match_real_kernels(void **state)
 				struct pcp_expect ex;
 
 				assert_int_equal(ps->value[ZI_BATCH],
-						 pcp_default_batch(cap->era, in.managed));
+						 cap->batch ? cap->batch :
+							      pcp_default_batch(cap->era, in.managed));
 				pcp_expected(&in, &ex);
 				if (ex.check_high && ps->value[ZI_HIGH] != ex.high)
 					fail_msg("%s node %d zone %s cpu %d: high %d, expected %d",
