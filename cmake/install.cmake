@@ -76,7 +76,7 @@ if(DPKG_SHLIBDEPS_EXECUTABLE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libc6 (>= 2.36), libcap2 (>= 1:2.26), libpopt0 (>= 1.14), libproc2-0 (>= 2:4.0.2), libsmartcols1 (>= 2.33)")
+      "libc6 (>= 2.36), libcap2 (>= 1:2.26), libpopt0 (>= 1.14), libsmartcols1 (>= 2.33)")
 endif()
 
 include(CPack)

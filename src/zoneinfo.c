@@ -69,22 +69,36 @@ static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* If [s, e) starts with key, return the position after it. */
-static const char *skip_key(const char *s, const char *e, const char *key, size_t keylen)
+/*
+ * The line handlers below see a buffer that holds a '\n' at or after the
+ * line's start and ends at `end`: they scan to the newline themselves and
+ * return its position, or NULL after recording an error in p->rc.  Only
+ * lines they do not parse word by word need a memchr.
+ */
+#define FAIL(p, ...) ((p)->rc = fail((p), (p)->lineno, __VA_ARGS__), (const char *)NULL)
+#define CHECK(p, expr) (((p)->rc = (expr)) ? (const char *)NULL : (const char *)1)
+
+static const char *line_end(const char *s, const char *end)
 {
-	if ((size_t)(e - s) < keylen || memcmp(s, key, keylen) != 0)
+	return memchr(s, '\n', (size_t)(end - s));
+}
+
+/* If the buffer at s starts with key, the position after it. */
+static const char *skip_key(const char *s, const char *end, const char *key, size_t keylen)
+{
+	if ((size_t)(end - s) < keylen || memcmp(s, key, keylen) != 0)
 		return NULL;
 	return s + keylen;
 }
-#define KEY(s, e, lit) skip_key((s), (e), (lit), sizeof(lit) - 1)
+#define KEY(s, end, lit) skip_key((s), (end), (lit), sizeof(lit) - 1)
 
 /* Indentation is most of zoneinfo's bytes: skip it a word at a time. */
-static const char *skip_blanks(const char *s, const char *e)
+static const char *skip_blanks(const char *s, const char *end)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	static const uint64_t blanks = 0x2020202020202020ULL;
 
-	while (e - s >= 8) {
+	while (end - s >= 8) {
 		uint64_t w;
 
 		memcpy(&w, s, 8);
@@ -95,41 +109,39 @@ static const char *skip_blanks(const char *s, const char *e)
 		s += 8;
 	}
 #endif
-	while (s < e && *s == ' ')
+	while (s < end && *s == ' ')
 		s++;
 	return s;
 }
 
 /*
- * A decimal up to max that must fill the rest of the line after optional
- * blanks.  Inlined, so that max / 10 is a constant and not a division per call.
+ * A decimal up to max after optional blanks, ending at the terminator
+ * (the newline, or the comma of a zone header).  Returns the terminator's
+ * position.  Inlined, so that max / 10 is a constant.
  */
-static inline __attribute__((always_inline)) int number(struct zi_parser *p, const char *s, const char *e, uint64_t max,
-		  const char *what, uint64_t *out)
+static inline __attribute__((always_inline)) const char *
+number(struct zi_parser *p, const char *s, const char *end, char terminator, uint64_t max,
+       const char *what, uint64_t *out)
 {
-	const char *t = skip_blanks(s, e);
+	const char *t = skip_blanks(s, end), *d = t;
 	const uint64_t max_tens = max / 10, max_units = max % 10;
 	uint64_t v = 0;
 
-	if (t < e && *t == '-')
-		return fail(p, p->lineno, "negative %s: %.*s", what, (int)(e - t), t);
-	if (t == e)
-		return fail(p, p->lineno, "%s is missing", what);
-	/* Nine digits cannot overflow any max we are given; check only longer numbers. */
-	bool checked = e - t > 9;
-
-	for (const char *d = t; d < e; d++) {
-		unsigned digit = (unsigned)(*d - '0');
-
-		if (digit > 9)
-			return fail(p, p->lineno, "%s is not a number: \"%.*s\"", what,
-				    (int)(e - t), t);
-		if (checked && (v > max_tens || (v == max_tens && digit > max_units)))
-			return fail(p, p->lineno, "%s out of range: %.*s", what, (int)(e - t), t);
+	for (unsigned digit; (digit = (unsigned)(*d - '0')) <= 9; d++) {
+		/* Nine digits cannot overflow any max we are given. */
+		if (d - t >= 9 && (v > max_tens || (v == max_tens && digit > max_units)))
+			return FAIL(p, "%s out of range: %.*s", what, (int)(line_end(t, end) - t), t);
 		v = v * 10 + digit;
 	}
-	*out = v;
-	return 0;
+	if (*d == terminator && d > t) {
+		*out = v;
+		return d;
+	}
+	if (*t == '-')
+		return FAIL(p, "negative %s: %.*s", what, (int)(line_end(t, end) - t), t);
+	if (*t == terminator || *t == '\n')
+		return FAIL(p, "%s is missing", what);
+	return FAIL(p, "%s is not a number: \"%.*s\"", what, (int)(line_end(t, end) - t), t);
 }
 
 static struct zi_zone *cur_zone(struct zi_parser *p)
@@ -166,6 +178,8 @@ static int close_cpu(struct zi_parser *p)
 
 static int close_zone(struct zi_parser *p)
 {
+	int rc;
+
 	/* The kernel prints pagesets for every zone with present pages. */
 	if (p->section == ZONE_HEAD && !p->zone_has_present)
 		return fail(p, p->lineno, "truncated record: node %d zone %s ends before its present line",
@@ -174,8 +188,7 @@ static int close_zone(struct zi_parser *p)
 		return fail(p, p->lineno, "truncated record: node %d zone %s has present pages but no pagesets",
 			    cur_zone(p)->node, cur_zone(p)->name);
 	if (p->section == PAGESETS) {
-		int rc = close_cpu(p);
-
+		rc = close_cpu(p);
 		if (rc)
 			return rc;
 		return fail(p, p->lineno, "truncated record: pagesets of node %d zone %s end without start_pfn",
@@ -196,53 +209,49 @@ static bool plain_name(const char *s, size_t len)
 	return true;
 }
 
-static int zone_header(struct zi_parser *p, const char *s, const char *e)
+static const char *zone_header(struct zi_parser *p, const char *s, const char *end)
 {
-	const char *t = KEY(s, e, "Node ");
+	const char *e = line_end(s, end);
+	const char *t = s + 5;	/* after "Node " */
+	const char *comma, *name;
 	struct zi_zone *z;
 	uint64_t node = 0;
-	const char *comma, *name;
 	size_t namelen;
-	int rc;
 
-	comma = t ? memchr(t, ',', (size_t)(e - t)) : NULL;
+	comma = memchr(t, ',', (size_t)(e - t));
 	if (!comma || !(name = KEY(comma, e, ", zone ")))
-		return fail(p, p->lineno, "malformed zone header: \"%.*s\"", (int)(e - s), s);
-	rc = number(p, t, comma, INT_MAX, "node id", &node);
-	if (rc)
-		return rc;
+		return FAIL(p, "malformed zone header: \"%.*s\"", (int)(e - s), s);
+	if (!number(p, t, end, ',', INT_MAX, "node id", &node))
+		return NULL;
 	while (name < e && *name == ' ')
 		name++;
 	namelen = (size_t)(e - name);
 	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || !plain_name(name, namelen))
-		return fail(p, p->lineno, "malformed zone name: \"%.*s\"", (int)namelen, name);
+		return FAIL(p, "malformed zone name: \"%.*s\"", (int)namelen, name);
 
 	if (p->zi->nzones) {
 		const struct zi_zone *prev = cur_zone(p);
 
 		if ((int)node < prev->node)
-			return fail(p, p->lineno, "node %d listed after node %d", (int)node, prev->node);
+			return FAIL(p, "node %d listed after node %d", (int)node, prev->node);
 		if ((int)node != prev->node)
 			p->zones_in_node = 0;
 	}
 	for (size_t i = p->zi->nzones - p->zones_in_node; i < p->zi->nzones; i++)
 		if (strlen(p->zi->zones[i].name) == namelen &&
 		    memcmp(p->zi->zones[i].name, name, namelen) == 0)
-			return fail(p, p->lineno, "node %d zone %.*s listed twice", (int)node,
-				    (int)namelen, name);
+			return FAIL(p, "node %d zone %.*s listed twice", (int)node, (int)namelen, name);
 	if (++p->zones_in_node > ZONES_PER_NODE_MAX)
-		return fail(p, p->lineno, "more than %d zones on node %d", ZONES_PER_NODE_MAX,
-			    (int)node);
+		return FAIL(p, "more than %d zones on node %d", ZONES_PER_NODE_MAX, (int)node);
 
-	rc = close_zone(p);
-	if (rc)
-		return rc;
+	if (!CHECK(p, close_zone(p)))
+		return NULL;
 	if (p->zi->nzones == p->zones_cap) {
 		size_t cap = p->zones_cap ? p->zones_cap * 2 : 8;
 		struct zi_zone *zones = realloc(p->zi->zones, cap * sizeof(*zones));
 
 		if (!zones)
-			return -ENOMEM;
+			return CHECK(p, -ENOMEM);
 		p->zi->zones = zones;
 		p->zones_cap = cap;
 	}
@@ -253,34 +262,30 @@ static int zone_header(struct zi_parser *p, const char *s, const char *e)
 	z->header_line = p->lineno;
 	p->section = ZONE_HEAD;
 	p->zone_has_present = false;
-	return 0;
+	return e;
 }
 
-static int cpu_line(struct zi_parser *p, const char *s, const char *e)
+static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 {
 	struct zi_pageset *ps;
 	uint64_t cpu = 0;
-	int rc;
+	const char *e;
 
 	if (p->section != PAGESETS)
-		return fail(p, p->lineno, "cpu line outside a pagesets section");
-	rc = close_cpu(p);
-	if (rc)
-		return rc;
-	rc = number(p, s, e, INT_MAX, "cpu id", &cpu);
-	if (rc)
-		return rc;
+		return FAIL(p, "cpu line outside a pagesets section");
+	if (!CHECK(p, close_cpu(p)) || !(e = number(p, s, end, '\n', INT_MAX, "cpu id", &cpu)))
+		return NULL;
 	/* The kernel walks online CPUs in increasing order, so this also catches duplicates. */
 	if (p->zi->npagesets > p->zone_first && (int)cpu <= cur_pageset(p)->cpu)
-		return fail(p, p->lineno, "cpu %d listed after cpu %d in node %d zone %s",
-			    (int)cpu, cur_pageset(p)->cpu, cur_zone(p)->node, cur_zone(p)->name);
+		return FAIL(p, "cpu %d listed after cpu %d in node %d zone %s", (int)cpu,
+			    cur_pageset(p)->cpu, cur_zone(p)->node, cur_zone(p)->name);
 
 	if (p->zi->npagesets == p->pagesets_cap) {
 		size_t cap = p->pagesets_cap ? p->pagesets_cap * 2 : 64;
 		struct zi_pageset *store = realloc(p->zi->pageset_store, cap * sizeof(*store));
 
 		if (!store)
-			return -ENOMEM;
+			return CHECK(p, -ENOMEM);
 		p->zi->pageset_store = store;
 		p->pagesets_cap = cap;
 	}
@@ -289,31 +294,34 @@ static int cpu_line(struct zi_parser *p, const char *s, const char *e)
 	ps->cpu = (int)cpu;
 	cur_zone(p)->npagesets++;
 	p->in_cpu = true;
-	return 0;
+	return e;
 }
 
-static int pageset_field(struct zi_parser *p, enum zi_field f, const char *s, const char *e)
+static const char *pageset_field(struct zi_parser *p, enum zi_field f, const char *s,
+				 const char *end)
 {
 	struct zi_pageset *ps;
 	uint64_t v = 0;
-	int rc;
+	const char *e;
 
-	if (p->section != PAGESETS)
-		return fail(p, p->lineno, "%s: line outside a pagesets section", field_names[f]);
+	/* in_cpu holds only inside a pagesets section. */
 	if (!p->in_cpu)
-		return fail(p, p->lineno, "%s: line before any cpu: line", field_names[f]);
+		return p->section != PAGESETS ?
+		       FAIL(p, "%s: line outside a pagesets section", field_names[f]) :
+		       FAIL(p, "%s: line before any cpu: line", field_names[f]);
 	ps = cur_pageset(p);
 	if (zi_has(ps, f))
-		return fail(p, p->lineno, "%s: given twice for cpu %d", field_names[f], ps->cpu);
-	rc = number(p, s, e, INT_MAX, field_names[f], &v);
-	if (rc)
-		return rc;
-	ps->value[f] = (int)v;
-	ps->present |= 1u << f;
-	return 0;
+		return FAIL(p, "%s: given twice for cpu %d", field_names[f], ps->cpu);
+	e = number(p, s, end, '\n', INT_MAX, field_names[f], &v);
+	if (e) {
+		ps->value[f] = (int)v;
+		ps->present |= 1u << f;
+	}
+	return e;
 }
 
-static int zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s, const char *e)
+static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s,
+			      const char *end)
 {
 	static const char *const names[ZI_NZONE_FIELDS] = {
 		"pages free", "min", "low", "high", "spanned", "present", "managed"
@@ -321,92 +329,108 @@ static int zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s, 
 
 	/* Per-node stats and later blocks may reuse these words; only the zone head counts. */
 	if (p->section != ZONE_HEAD)
-		return 0;
+		return line_end(s, end);
 	if (f == ZI_PRESENT)
 		p->zone_has_present = true;
-	return number(p, s, e, UINT64_MAX, names[f], &cur_zone(p)->field[f]);
+	return number(p, s, end, '\n', UINT64_MAX, names[f], &cur_zone(p)->field[f]);
 }
 
-/* Lines whose meaning depends on the word they start with, after indentation. */
-static int parse_line(struct zi_parser *p, const char *s, const char *e)
+static const char *zone_tail(struct zi_parser *p, const char *s, const char *end)
+{
+	if (p->section == PAGESETS) {
+		if (!CHECK(p, close_cpu(p)))
+			return NULL;
+		if (p->zi->npagesets == p->zone_first)
+			return FAIL(p, "pagesets of node %d zone %s list no cpu", cur_zone(p)->node,
+				    cur_zone(p)->name);
+		p->section = ZONE_TAIL;
+	}
+	return line_end(s, end);
+}
+
+/*
+ * One line, by the word it starts with after indentation; returns the
+ * position of its newline, or NULL on an error (in p->rc).
+ */
+static const char *parse_line(struct zi_parser *p, const char *s, const char *end)
 {
 	const char *t;
 
-	s = skip_blanks(s, e);
-	if (s == e)
-		return 0;
-
+	s = skip_blanks(s, end);
 	switch (*s) {
 	case 'N':
-		if (KEY(s, e, "Node "))
-			return zone_header(p, s, e);
+		if (KEY(s, end, "Node "))
+			return zone_header(p, s, end);
 		break;
 	case 'c':
-		if ((t = KEY(s, e, "cpu:")))
-			return cpu_line(p, t, e);
-		if ((t = KEY(s, e, "count:")))
-			return pageset_field(p, ZI_COUNT, t, e);
+		if ((t = KEY(s, end, "count:")))
+			return pageset_field(p, ZI_COUNT, t, end);
+		if ((t = KEY(s, end, "cpu:")))
+			return cpu_line(p, t, end);
 		break;
 	case 'h':
-		if ((t = KEY(s, e, "high:")))
-			return pageset_field(p, ZI_HIGH, t, e);
-		if ((t = KEY(s, e, "high_min:")))
-			return pageset_field(p, ZI_HIGH_MIN, t, e);
-		if ((t = KEY(s, e, "high_max:")))
-			return pageset_field(p, ZI_HIGH_MAX, t, e);
-		if ((t = KEY(s, e, "high ")))
-			return zone_field(p, ZI_WMARK_HIGH, t, e);
+		if ((t = KEY(s, end, "high:")))
+			return pageset_field(p, ZI_HIGH, t, end);
+		if ((t = KEY(s, end, "high_min:")))
+			return pageset_field(p, ZI_HIGH_MIN, t, end);
+		if ((t = KEY(s, end, "high_max:")))
+			return pageset_field(p, ZI_HIGH_MAX, t, end);
+		if ((t = KEY(s, end, "high ")))
+			return zone_field(p, ZI_WMARK_HIGH, t, end);
 		break;
 	case 'b':
-		if ((t = KEY(s, e, "batch:")))
-			return pageset_field(p, ZI_BATCH, t, e);
+		if ((t = KEY(s, end, "batch:")))
+			return pageset_field(p, ZI_BATCH, t, end);
 		break;
 	case 'p':
-		if ((t = KEY(s, e, "pages free ")))
-			return zone_field(p, ZI_FREE, t, e);
-		if ((t = KEY(s, e, "present ")))
-			return zone_field(p, ZI_PRESENT, t, e);
-		if (e - s == 8 && KEY(s, e, "pagesets")) {
+		if ((t = KEY(s, end, "pages free ")))
+			return zone_field(p, ZI_FREE, t, end);
+		if ((t = KEY(s, end, "present ")))
+			return zone_field(p, ZI_PRESENT, t, end);
+		/* A key never holds a newline, so s[8] is still inside the buffer. */
+		if (KEY(s, end, "pagesets") && s[8] == '\n') {
 			if (p->section != ZONE_HEAD)
-				return fail(p, p->lineno, "pagesets line outside a zone head");
+				return FAIL(p, "pagesets line outside a zone head");
 			p->section = PAGESETS;
 			p->zone_first = p->zi->npagesets;
-			return 0;
+			return s + 8;
 		}
 		break;
 	case 'm':
-		if ((t = KEY(s, e, "min ")))
-			return zone_field(p, ZI_MIN, t, e);
-		if ((t = KEY(s, e, "managed ")))
-			return zone_field(p, ZI_MANAGED, t, e);
+		if ((t = KEY(s, end, "min ")))
+			return zone_field(p, ZI_MIN, t, end);
+		if ((t = KEY(s, end, "managed ")))
+			return zone_field(p, ZI_MANAGED, t, end);
 		break;
 	case 'l':
-		if ((t = KEY(s, e, "low ")))
-			return zone_field(p, ZI_LOW, t, e);
+		if ((t = KEY(s, end, "low ")))
+			return zone_field(p, ZI_LOW, t, end);
 		break;
 	case 's':
-		if ((t = KEY(s, e, "spanned ")))
-			return zone_field(p, ZI_SPANNED, t, e);
-		if (KEY(s, e, "start_pfn:"))
-			goto zone_tail;
+		if ((t = KEY(s, end, "spanned ")))
+			return zone_field(p, ZI_SPANNED, t, end);
+		if (KEY(s, end, "start_pfn:"))
+			return zone_tail(p, s, end);
 		break;
 	case 'n':
-		if (KEY(s, e, "node_unreclaimable:"))
-			goto zone_tail;
+		if (KEY(s, end, "node_unreclaimable:"))
+			return zone_tail(p, s, end);
 		break;
 	}
-	return 0;
+	return line_end(s, end);
+}
 
-zone_tail:
-	if (p->section == PAGESETS) {
-		int rc = close_cpu(p);
+/* Parse the complete lines of [pos, end), which ends with a newline. */
+static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
+{
+	while (pos < end) {
+		const char *e;
 
-		if (rc)
-			return rc;
-		if (p->zi->npagesets == p->zone_first)
-			return fail(p, p->lineno, "pagesets of node %d zone %s list no cpu",
-				    cur_zone(p)->node, cur_zone(p)->name);
-		p->section = ZONE_TAIL;
+		p->lineno++;
+		e = parse_line(p, pos, end);
+		if (!e)
+			return p->rc;
+		pos = e + 1;
 	}
 	return 0;
 }
@@ -425,15 +449,11 @@ struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err)
 	return p;
 }
 
-static int one_line(struct zi_parser *p, const char *s, const char *e)
-{
-	p->lineno++;
-	return parse_line(p, s, e);
-}
-
 /* Keep the unfinished end of a chunk until the next one completes it. */
 static int carry(struct zi_parser *p, const char *s, size_t n)
 {
+	if (n == 0)
+		return 0;
 	if (p->carry_len + n > LINE_MAX_BYTES)
 		return fail(p, p->lineno + 1, "line longer than %u bytes", LINE_MAX_BYTES);
 	if (p->carry_len + n > p->carry_cap) {
@@ -457,34 +477,28 @@ static int carry(struct zi_parser *p, const char *s, size_t n)
 
 int zi_parser_feed(struct zi_parser *p, const char *chunk, size_t len)
 {
-	const char *pos = chunk, *end = chunk + len;
+	const char *pos = chunk, *end = chunk + len, *last;
 
 	if (p->rc || len == 0)
 		return p->rc;
 	p->fed = true;
 	if (memchr(chunk, '\0', len))
 		return p->rc = fail(p, 0, "binary data (a NUL byte)");
+	last = memrchr(chunk, '\n', len);
+	if (!last)
+		return p->rc = carry(p, pos, len);
 	if (p->carry_len) {
 		const char *nl = memchr(pos, '\n', len);
 
-		if (!nl)
-			return p->rc = carry(p, pos, len);
-		if ((p->rc = carry(p, pos, (size_t)(nl - pos))) ||
-		    (p->rc = one_line(p, p->carry, p->carry + p->carry_len)))
+		if ((p->rc = carry(p, pos, (size_t)(nl - pos) + 1)) ||
+		    (p->rc = parse_lines(p, p->carry, p->carry + p->carry_len)))
 			return p->rc;
 		p->carry_len = 0;
 		pos = nl + 1;
 	}
-	while (pos < end) {
-		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-
-		if (!nl)
-			return p->rc = carry(p, pos, (size_t)(end - pos));
-		if ((p->rc = one_line(p, pos, nl)))
-			return p->rc;
-		pos = nl + 1;
-	}
-	return 0;
+	if (pos <= last && (p->rc = parse_lines(p, pos, last + 1)))
+		return p->rc;
+	return p->rc = carry(p, last + 1, (size_t)(end - last - 1));
 }
 
 int zi_parser_finish(struct zi_parser *p)
