@@ -114,6 +114,28 @@ static const char *skip_blanks(const char *s, const char *end)
 	return s;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* How many of the 8 characters in w, first in the lowest byte, are digits before another. */
+static inline unsigned leading_digits(uint64_t w)
+{
+	const uint64_t high = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+	/* A carry out of a byte only disturbs bytes after the first non-digit. */
+	uint64_t other = ((w & high) ^ zeros) | (((w + 0x0606060606060606ULL) & high) ^ zeros);
+
+	return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+}
+
+/* The value of the first n (1..8) digits of w, combined pairwise in three steps. */
+static inline uint64_t digits_value(uint64_t w, unsigned n)
+{
+	uint64_t x = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+
+	x = x * 10 + (x >> 8);
+	return (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+		(((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+}
+#endif
+
 /*
  * A decimal up to max after optional blanks, ending at the terminator
  * (the newline, or the comma of a zone header).  Returns the terminator's
@@ -127,6 +149,20 @@ number(struct zi_parser *p, const char *s, const char *end, char terminator, uin
 	const uint64_t max_tens = max / 10, max_units = max % 10;
 	uint64_t v = 0;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Most numbers are a few digits: take up to seven at once (no overflow possible). */
+	if (end - t >= 8) {
+		uint64_t w;
+		unsigned n;
+
+		memcpy(&w, t, 8);
+		n = leading_digits(w);
+		if (n && n < 8) {
+			v = digits_value(w, n);
+			d = t + n;
+		}
+	}
+#endif
 	for (unsigned digit; (digit = (unsigned)(*d - '0')) <= 9; d++) {
 		/* Nine digits cannot overflow any max we are given. */
 		if (d - t >= 9 && (v > max_tens || (v == max_tens && digit > max_units)))

@@ -243,6 +243,41 @@ static void test_chunked_feeding(void **state)
 	}
 }
 
+/* Every length of number, at the end of the text or not, parses to its value. */
+static void test_number_lengths(void **state)
+{
+	(void)state;
+	for (int digits = 1; digits <= 10; digits++)
+		for (int first = 1; first <= 2; first++) {
+			char text[512], num[16];
+			struct zoneinfo zi;
+			struct zi_error err;
+			long long want;
+			int len;
+
+			memset(num, '0' + first, sizeof(num));
+			num[digits] = '\0';
+			want = atoll(num);
+			len = snprintf(text, sizeof(text),
+				       "Node 0, zone DMA\n        present  %s\n  pagesets\n    cpu: %s\n"
+				       "              count: %s\n              high:  0\n"
+				       "              batch: %s\n  start_pfn: 1\n", num, num, num, num);
+			int rc = zoneinfo_parse(text, (size_t)len, &zi, &err);
+
+			if (want > 2147483647LL) {
+				assert_int_equal(rc, -EINVAL);
+				assert_non_null(strstr(err.message, "out of range"));
+				continue;
+			}
+			assert_int_equal(rc, 0);
+			assert_int_equal(zi.zones[0].field[ZI_PRESENT], want);
+			assert_int_equal(zi.zones[0].pagesets[0].cpu, want);
+			assert_int_equal(zi.zones[0].pagesets[0].value[ZI_COUNT], want);
+			assert_int_equal(zi.zones[0].pagesets[0].value[ZI_BATCH], want);
+			zoneinfo_free(&zi);
+		}
+}
+
 struct bad_case {
 	const char *name;
 	const char *text;
@@ -325,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_newest_mainline_extra_lines),
 		cmocka_unit_test(test_many_cpus_and_nodes),
 		cmocka_unit_test(test_chunked_feeding),
+		cmocka_unit_test(test_number_lengths),
 		cmocka_unit_test(test_malformed),
 	};
 
