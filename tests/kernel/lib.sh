@@ -244,7 +244,7 @@ kt_build_kernel() {
 			kt_die "$patch does not apply to linux-source-$series $srcver"
 	fi
 	(
-		cd "$dir"
+		cd "$dir" || exit 1
 		make -s ARCH=x86_64 tinyconfig >&2
 		./scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
 		make -s ARCH=x86_64 olddefconfig >&2
