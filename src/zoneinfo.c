@@ -214,8 +214,6 @@ static int close_cpu(struct zi_parser *p)
 
 static int close_zone(struct zi_parser *p)
 {
-	int rc;
-
 	/* The kernel prints pagesets for every zone with present pages. */
 	if (p->section == ZONE_HEAD && !p->zone_has_present)
 		return fail(p, p->lineno, "truncated record: node %d zone %s ends before its present line",
@@ -224,7 +222,8 @@ static int close_zone(struct zi_parser *p)
 		return fail(p, p->lineno, "truncated record: node %d zone %s has present pages but no pagesets",
 			    cur_zone(p)->node, cur_zone(p)->name);
 	if (p->section == PAGESETS) {
-		rc = close_cpu(p);
+		int rc = close_cpu(p);
+
 		if (rc)
 			return rc;
 		return fail(p, p->lineno, "truncated record: pagesets of node %d zone %s end without start_pfn",
