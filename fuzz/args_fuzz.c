@@ -13,20 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "columns.h"
 #include "idlist.h"
 #include "kernel.h"
 #include "numparse.h"
 #include "sweep.h"
 
-#define CHECK(cond)                                                             \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
-				__LINE__, #cond);                               \
-			abort();                                                \
-		}                                                               \
-	} while (0)
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

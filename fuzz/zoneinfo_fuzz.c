@@ -13,19 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "zoneinfo.h"
 
 #define REQUIRED ((1u << ZI_COUNT) | (1u << ZI_HIGH) | (1u << ZI_BATCH))
 #define ALL_FIELDS ((1u << ZI_NFIELDS) - 1)
 
-#define CHECK(cond)                                                             \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
-				__LINE__, #cond);                               \
-			abort();                                                \
-		}                                                               \
-	} while (0)
 
 static size_t count_lines(const uint8_t *data, size_t size)
 {

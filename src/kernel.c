@@ -45,6 +45,52 @@ int sysctl_parse_value(const char *text, long *value)
 	return parse_long(buf, INT_MIN, INT_MAX, value) ? -EINVAL : 0;
 }
 
+struct kernel *kernel_new(const char *root, const struct kernel_ops *ops)
+{
+	struct kernel *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->ops = ops;
+	k->root = root;
+	return k;
+}
+
+void kernel_free(struct kernel *k)
+{
+	free(k);
+}
+
+int kernel_open_zoneinfo_file(struct kernel *k)
+{
+	char *path = sysroot_path(k->root, PATH_ZONEINFO);
+	int fd;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
+{
+	char *path = sysctl_path(k, s);
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = read_whole_file(path, &text, &len);
+	free(path);
+	if (rc)
+		return rc;
+	rc = sysctl_parse_value(text, value);
+	free(text);
+	return rc;
+}
+
 char *kernel_release(const struct kernel *k)
 {
 	char *path = sysroot_path(k->root, PATH_OSRELEASE);

@@ -40,6 +40,15 @@ struct kernel {
 /* Provided by kernel_live.c in pcpctl, by the simulated kernel in pcpctl-sim. */
 struct kernel *kernel_open(const char *root);
 
+/*
+ * The pieces both implementations build on: a kernel whose close frees it,
+ * zoneinfo opened from the tree, and a sysctl read from its file.
+ */
+struct kernel *kernel_new(const char *root, const struct kernel_ops *ops);
+void kernel_free(struct kernel *k);
+int kernel_open_zoneinfo_file(struct kernel *k);
+int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value);
+
 const char *sysctl_name(enum pcp_sysctl s);
 /* The full path of a sysctl under the kernel's root; malloc'ed. */
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s);

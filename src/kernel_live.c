@@ -5,40 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "sysroot.h"
-
-static int live_open_zoneinfo(struct kernel *k)
-{
-	char *path = sysroot_path(k->root, PATH_ZONEINFO);
-	int fd;
-
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	return fd < 0 ? -errno : fd;
-}
-
-static int live_read_sysctl(struct kernel *k, enum pcp_sysctl s, long *value)
-{
-	char *path = sysctl_path(k, s);
-	char *text;
-	size_t len;
-	int rc;
-
-	if (!path)
-		return -ENOMEM;
-	rc = read_whole_file(path, &text, &len);
-	free(path);
-	if (rc)
-		return rc;
-	rc = sysctl_parse_value(text, value);
-	free(text);
-	return rc;
-}
 
 static int live_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 {
@@ -65,25 +33,14 @@ static int live_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	return rc;
 }
 
-static void live_close(struct kernel *k)
-{
-	free(k);
-}
-
 static const struct kernel_ops live_ops = {
-	.open_zoneinfo = live_open_zoneinfo,
-	.read_sysctl = live_read_sysctl,
+	.open_zoneinfo = kernel_open_zoneinfo_file,
+	.read_sysctl = kernel_read_sysctl_file,
 	.write_sysctl = live_write_sysctl,
-	.close = live_close,
+	.close = kernel_free,
 };
 
 struct kernel *kernel_open(const char *root)
 {
-	struct kernel *k = calloc(1, sizeof(*k));
-
-	if (!k)
-		return NULL;
-	k->ops = &live_ops;
-	k->root = root;
-	return k;
+	return kernel_new(root, &live_ops);
 }

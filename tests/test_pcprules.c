@@ -15,22 +15,11 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include "pcprules.h"
 #include "sysroot.h"
 #include "zoneinfo.h"
-
-static void parse_fixture(const char *name, struct zoneinfo *zi)
-{
-	char path[512];
-	struct zi_error err;
-	char *text;
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, name);
-	assert_int_equal(read_whole_file(path, &text, &len), 0);
-	assert_int_equal(zoneinfo_parse(text, len, zi, &err), 0);
-	free(text);
-}
 
 struct capture {
 	const char *file;

@@ -10,22 +10,10 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include "sysroot.h"
 #include "zoneinfo.h"
-
-static void parse_fixture(const char *name, struct zoneinfo *zi)
-{
-	char path[512];
-	struct zi_error err;
-	char *text;
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, name);
-	assert_int_equal(read_whole_file(path, &text, &len), 0);
-	if (zoneinfo_parse(text, len, zi, &err) != 0)
-		fail_msg("%s:%zu: %s", name, err.line, err.message);
-	free(text);
-}
 
 static const struct zi_zone *find_zone(const struct zoneinfo *zi, int node, const char *name)
 {

@@ -74,18 +74,6 @@ static int write_text(const struct kernel *k, const char *rel, const char *text,
 	return rc;
 }
 
-static int sim_open_zoneinfo(struct kernel *k)
-{
-	char *path = tree_path(k, PATH_ZONEINFO);
-	int fd;
-
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	return fd < 0 ? -errno : fd;
-}
-
 static char *sysctl_rel(enum pcp_sysctl s)
 {
 	char *rel;
@@ -93,23 +81,6 @@ static char *sysctl_rel(enum pcp_sysctl s)
 	if (asprintf(&rel, PATH_SYSCTL_VM "%s", sysctl_name(s)) < 0)
 		return NULL;
 	return rel;
-}
-
-static int sim_read_sysctl(struct kernel *k, enum pcp_sysctl s, long *value)
-{
-	char *rel = sysctl_rel(s);
-	char *text;
-	int rc;
-
-	if (!rel)
-		return -ENOMEM;
-	rc = read_text(k, rel, &text);
-	free(rel);
-	if (rc)
-		return rc;
-	rc = sysctl_parse_value(text, value);
-	free(text);
-	return rc;
 }
 
 /* Does DIR/sim/faults have "WORD ARG..." with the given first argument? */
@@ -292,7 +263,7 @@ static int recompute(struct kernel *k, bool mismatch)
 	if (rc)
 		return rc;
 	for (int s = 0; s < NSYSCTLS; s++)
-		have[s] = sim_read_sysctl(k, s, &value[s]) == 0;
+		have[s] = kernel_read_sysctl_file(k, s, &value[s]) == 0;
 	rc = read_text(k, PATH_ZONEINFO, &text);
 	if (rc)
 		return rc;
@@ -327,7 +298,7 @@ static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	snprintf(nth, sizeof(nth), "%ld", n);
 	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
 		return -errno_by_name(rest);
-	rc = sim_read_sysctl(k, s, &current);
+	rc = kernel_read_sysctl_file(k, s, &current);
 	if (rc)
 		return rc;
 	if (!valid_value(s, value))
@@ -358,26 +329,15 @@ static void sim_checkpoint(struct kernel *k, const char *step)
 		sleep((unsigned)s);
 }
 
-static void sim_close(struct kernel *k)
-{
-	free(k);
-}
-
 static const struct kernel_ops sim_ops = {
-	.open_zoneinfo = sim_open_zoneinfo,
-	.read_sysctl = sim_read_sysctl,
+	.open_zoneinfo = kernel_open_zoneinfo_file,
+	.read_sysctl = kernel_read_sysctl_file,
 	.write_sysctl = sim_write_sysctl,
 	.checkpoint = sim_checkpoint,
-	.close = sim_close,
+	.close = kernel_free,
 };
 
 struct kernel *kernel_open(const char *root)
 {
-	struct kernel *k = calloc(1, sizeof(*k));
-
-	if (!k)
-		return NULL;
-	k->ops = &sim_ops;
-	k->root = root;
-	return k;
+	return kernel_new(root, &sim_ops);
 }
