@@ -36,6 +36,9 @@ enum section {
 	ZONE_TAIL,	/* node_unreclaimable, start_pfn and later lines */
 };
 
+/* Longer than the indentation, key and padding before any pageset field's number. */
+#define RECORD_PREFIX_MAX 40
+
 /* A line longer than this is not zoneinfo (its longest lines are ~100 bytes). */
 #define LINE_MAX_BYTES (1u << 20)
 
@@ -53,6 +56,19 @@ struct zi_parser {
 	bool fed;		/* any byte at all */
 	char *carry;		/* a line split between two chunks */
 	size_t carry_len, carry_cap;
+	/*
+	 * The exact text before the number of each field line of the file's
+	 * first CPU record, in order.  Every later record of a kernel's
+	 * zoneinfo repeats it, so record_field() takes those lines with one
+	 * compare; any other line goes through parse_line().
+	 */
+	struct {
+		char text[RECORD_PREFIX_MAX];
+		size_t len;
+		enum zi_field field;
+	} record[ZI_NFIELDS];
+	size_t nrecord;
+	size_t next_in_record;	/* the record line expected next */
 };
 
 static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
@@ -329,11 +345,26 @@ static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 	ps->cpu = (int)cpu;
 	cur_zone(p)->npagesets++;
 	p->in_cpu = true;
+	p->next_in_record = 0;
 	return e;
 }
 
-static const char *pageset_field(struct zi_parser *p, enum zi_field f, const char *s,
-				 const char *end)
+/* Note the text before a field's number while the file's first CPU record is read. */
+static void learn_record_line(struct zi_parser *p, enum zi_field f, const char *line,
+			      const char *digits)
+{
+	size_t len = (size_t)(digits - line);
+
+	if (p->zi->npagesets != 1 || p->nrecord == ZI_NFIELDS || len > RECORD_PREFIX_MAX)
+		return;
+	memcpy(p->record[p->nrecord].text, line, len);
+	p->record[p->nrecord].len = len;
+	p->record[p->nrecord].field = f;
+	p->nrecord++;
+}
+
+static const char *pageset_field(struct zi_parser *p, enum zi_field f, const char *line,
+				 const char *s, const char *end)
 {
 	struct zi_pageset *ps;
 	uint64_t v = 0;
@@ -351,8 +382,47 @@ static const char *pageset_field(struct zi_parser *p, enum zi_field f, const cha
 	if (e) {
 		ps->value[f] = (int)v;
 		ps->present |= 1u << f;
+		learn_record_line(p, f, line, skip_blanks(s, end));
 	}
 	return e;
+}
+
+/*
+ * A field line laid out exactly as in the first CPU record, with a number of
+ * up to seven digits: stored at once.  NULL (and no error) for any other
+ * line, which parse_line() then judges, errors included.
+ */
+static const char *record_field(struct zi_parser *p, const char *line, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const char *digits;
+	struct zi_pageset *ps;
+	enum zi_field f;
+	uint64_t w;
+	unsigned n;
+	size_t len;
+
+	if (!p->in_cpu || p->next_in_record >= p->nrecord)
+		return NULL;
+	len = p->record[p->next_in_record].len;
+	f = p->record[p->next_in_record].field;
+	digits = line + len;
+	ps = cur_pageset(p);
+	if (end - digits < 8 || memcmp(line, p->record[p->next_in_record].text, len) != 0 ||
+	    zi_has(ps, f))
+		return NULL;
+	memcpy(&w, digits, 8);
+	n = leading_digits(w);
+	if (n == 0 || n == 8 || digits[n] != '\n')
+		return NULL;
+	ps->value[f] = (int)digits_value(w, n);
+	ps->present |= 1u << f;
+	p->next_in_record++;
+	return digits + n;
+#else
+	(void)p, (void)line, (void)end;
+	return NULL;
+#endif
 }
 
 static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s,
@@ -387,11 +457,10 @@ static const char *zone_tail(struct zi_parser *p, const char *s, const char *end
  * One line, by the word it starts with after indentation; returns the
  * position of its newline, or NULL on an error (in p->rc).
  */
-static const char *parse_line(struct zi_parser *p, const char *s, const char *end)
+static const char *parse_line(struct zi_parser *p, const char *line, const char *end)
 {
-	const char *t;
+	const char *s = skip_blanks(line, end), *t;
 
-	s = skip_blanks(s, end);
 	switch (*s) {
 	case 'N':
 		if (KEY(s, end, "Node "))
@@ -399,23 +468,23 @@ static const char *parse_line(struct zi_parser *p, const char *s, const char *en
 		break;
 	case 'c':
 		if ((t = KEY(s, end, "count:")))
-			return pageset_field(p, ZI_COUNT, t, end);
+			return pageset_field(p, ZI_COUNT, line, t, end);
 		if ((t = KEY(s, end, "cpu:")))
 			return cpu_line(p, t, end);
 		break;
 	case 'h':
 		if ((t = KEY(s, end, "high:")))
-			return pageset_field(p, ZI_HIGH, t, end);
+			return pageset_field(p, ZI_HIGH, line, t, end);
 		if ((t = KEY(s, end, "high_min:")))
-			return pageset_field(p, ZI_HIGH_MIN, t, end);
+			return pageset_field(p, ZI_HIGH_MIN, line, t, end);
 		if ((t = KEY(s, end, "high_max:")))
-			return pageset_field(p, ZI_HIGH_MAX, t, end);
+			return pageset_field(p, ZI_HIGH_MAX, line, t, end);
 		if ((t = KEY(s, end, "high ")))
 			return zone_field(p, ZI_WMARK_HIGH, t, end);
 		break;
 	case 'b':
 		if ((t = KEY(s, end, "batch:")))
-			return pageset_field(p, ZI_BATCH, t, end);
+			return pageset_field(p, ZI_BATCH, line, t, end);
 		break;
 	case 'p':
 		if ((t = KEY(s, end, "pages free ")))
@@ -462,7 +531,9 @@ static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
 		const char *e;
 
 		p->lineno++;
-		e = parse_line(p, pos, end);
+		e = record_field(p, pos, end);
+		if (!e)
+			e = parse_line(p, pos, end);
 		if (!e)
 			return p->rc;
 		pos = e + 1;

@@ -144,6 +144,27 @@ static void test_newest_mainline_extra_lines(void **state)
 	zoneinfo_free(&zi);
 }
 
+/* A later record laid out differently from the first still parses, line by line. */
+static void test_records_differ(void **state)
+{
+	static const char text[] =
+		HEAD CPU(0, 5) "    cpu: 1\n              high_max: 50\n              count: 77\n"
+		"              high:  40\n              batch: 12345678\n              high_min: 30\n"
+		CPU(2, 9) TAIL;
+	struct zoneinfo zi;
+	struct zi_error err;
+
+	(void)state;
+	assert_int_equal(zoneinfo_parse(text, sizeof(text) - 1, &zi, &err), 0);
+	assert_int_equal(zi.npagesets, 3);
+	assert_int_equal(zi.zones[0].pagesets[1].value[ZI_COUNT], 77);
+	assert_int_equal(zi.zones[0].pagesets[1].value[ZI_BATCH], 12345678);
+	assert_int_equal(zi.zones[0].pagesets[1].value[ZI_HIGH_MAX], 50);
+	assert_int_equal(zi.zones[0].pagesets[2].value[ZI_COUNT], 9);
+	assert_int_equal(zi.zones[0].pagesets[2].value[ZI_BATCH], 7);
+	zoneinfo_free(&zi);
+}
+
 static void test_many_cpus_and_nodes(void **state)
 {
 	/* 4096 CPUs over 64 nodes: no fixed limit may stand in the way. */
@@ -310,6 +331,18 @@ static const struct bad_case bad_cases[] = {
 	{ "zone name with a quote", "Node 0, zone DM\"A\n", 1, "malformed zone name" },
 	{ "zone name with an escape", "Node 0, zone \x1b[31m\n", 1, "malformed zone name" },
 	{ "long zone name", "Node 0, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ\n", 1, "malformed zone name" },
+	/* Later records take a faster path once the first has set the layout. */
+	{ "negative count, second cpu", HEAD CPU(0, 5) "    cpu: 1\n              count:    -5\n", 17,
+	  "negative count" },
+	{ "junk, second cpu", HEAD CPU(0, 5) "    cpu: 1\n              count:    12abc\n", 17,
+	  "count is not a number" },
+	{ "past INT_MAX, second cpu", HEAD CPU(0, 5) "    cpu: 1\n              count:    9999999999\n",
+	  17, "count out of range" },
+	{ "field twice, second cpu", HEAD CPU(0, 5) "    cpu: 1\n              count:    1\n"
+	  "              count:    1\n", 18, "given twice" },
+	{ "field missing, second cpu", HEAD CPU(0, 5) "    cpu: 1\n              count:    1\n"
+	  "              high:     40\n              batch:    7\n              high_min: 30\n" TAIL,
+	  21, "different fields" },
 	{ "second pagesets", HEAD CPU(0, 1) TAIL "  pagesets\n", 18, "pagesets line outside" },
 };
 
@@ -346,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_live_6_18),
 		cmocka_unit_test(test_4_14_sparse_cpus),
 		cmocka_unit_test(test_newest_mainline_extra_lines),
+		cmocka_unit_test(test_records_differ),
 		cmocka_unit_test(test_many_cpus_and_nodes),
 		cmocka_unit_test(test_chunked_feeding),
 		cmocka_unit_test(test_number_lengths),
