@@ -229,16 +229,9 @@ static int kernel_era(struct kernel *k, enum pcp_era *era)
 
 static int read_settings(struct kernel *k, struct change_result *res)
 {
-	for (int s = 0; s < NSYSCTLS; s++) {
-		int rc = k->ops->read_sysctl(k, s, &res->before[s]);
-
-		res->have[s] = rc == 0;
-		if (rc && rc != -ENOENT) {
-			pcp_error("cannot read vm.%s: %s", sysctl_name(s), strerror(-rc));
-			return EXIT_FAIL;
-		}
-		res->after[s] = res->before[s];
-	}
+	if (kernel_read_settings(k, res->have, res->before))
+		return EXIT_FAIL;
+	memcpy(res->after, res->before, sizeof(res->after));
 	return EXIT_OK;
 }
 

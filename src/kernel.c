@@ -91,6 +91,22 @@ int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
 	return rc;
 }
 
+int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSCTLS])
+{
+	int rc = 0;
+
+	for (int s = 0; s < NSYSCTLS; s++) {
+		int err = k->ops->read_sysctl(k, s, &value[s]);
+
+		have[s] = err == 0;
+		if (err && err != -ENOENT) {
+			pcp_error("cannot read vm.%s: %s", sysctl_name(s), strerror(-err));
+			rc = -EIO;
+		}
+	}
+	return rc;
+}
+
 char *kernel_release(const struct kernel *k)
 {
 	char *path = sysroot_path(k->root, PATH_OSRELEASE);

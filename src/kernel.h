@@ -7,6 +7,7 @@
 #ifndef PCPCTL_KERNEL_H
 #define PCPCTL_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum pcp_sysctl {
@@ -54,6 +55,12 @@ const char *sysctl_name(enum pcp_sysctl s);
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s);
 /* Parse a sysctl file's content ("8\n"); 0 or -EINVAL. */
 int sysctl_parse_value(const char *text, long *value);
+
+/*
+ * Read every pcp sysctl; have[s] is false for one this kernel lacks.
+ * Prints each that cannot be read otherwise and returns -EIO then, else 0.
+ */
+int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSCTLS]);
 
 /* The kernel release from proc/sys/kernel/osrelease; malloc'ed, NULL on error (errno set). */
 char *kernel_release(const struct kernel *k);

@@ -35,15 +35,8 @@ int cmd_status(const char *root, bool json)
 		k->ops->close(k);
 		return EXIT_FAIL;
 	}
-	for (int s = 0; s < NSYSCTLS; s++) {
-		int err = k->ops->read_sysctl(k, s, &value[s]);
-
-		have[s] = err == 0;
-		if (err && err != -ENOENT) {
-			pcp_error("cannot read vm.%s: %s", sysctl_name(s), strerror(-err));
-			rc = EXIT_FAIL;
-		}
-	}
+	if (kernel_read_settings(k, have, value))
+		rc = EXIT_FAIL;
 	k->ops->close(k);
 	if (rc) {
 		free(release);
