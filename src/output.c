@@ -19,21 +19,30 @@ void rows_free(struct rows *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int reserve(struct rows *r, size_t n)
-{
-	if (r->len + n > r->cap) {
-		size_t cap = r->cap ? r->cap : 4096;
-		char *buf;
+/*
+ * Bytes kept readable past the last cell, so that the streaming writer may
+ * copy a short cell as one fixed-size block.
+ */
+#define ROWS_SLACK 16
 
-		while (cap < r->len + n)
-			cap *= 2;
-		buf = realloc(r->buf, cap);
-		if (!buf)
-			return -ENOMEM;
-		r->buf = buf;
-		r->cap = cap;
-	}
+static __attribute__((noinline)) int grow(struct rows *r, size_t n)
+{
+	size_t cap = r->cap ? r->cap : 4096;
+	char *buf;
+
+	while (cap < r->len + n + ROWS_SLACK)
+		cap *= 2;
+	buf = realloc(r->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	r->buf = buf;
+	r->cap = cap;
 	return 0;
+}
+
+static inline int reserve(struct rows *r, size_t n)
+{
+	return r->len + n + ROWS_SLACK > r->cap ? grow(r, n) : 0;
 }
 
 static int add_cell(struct rows *r, const char *s, size_t n)
@@ -59,18 +68,49 @@ int rows_add_empty(struct rows *r)
 	return add_cell(r, "", 0);
 }
 
+static size_t decimal_digits(unsigned long long u)
+{
+	static const unsigned long long powers[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	/* log10(2) ~ 1233 / 4096: the count from the bit length, then one compare. */
+	size_t guess = (size_t)(64 - __builtin_clzll(u | 1)) * 1233 >> 12;
+
+	return guess + 1 - (guess && u < powers[guess]);
+}
+
+/* Most cells are numbers: written in place, two digits a step. */
 int rows_add_int(struct rows *r, long long v)
 {
-	char digits[24], *p = digits + sizeof(digits);
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	size_t n = v < 0;
+	char *p;
 
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	n += decimal_digits(u);
+	if (reserve(r, n + 1))
+		return -ENOMEM;
+	p = r->buf + r->len;
+	*p = (char)n;
 	if (v < 0)
-		*--p = '-';
-	return add_cell(r, p, (size_t)(digits + sizeof(digits) - p));
+		p[1] = '-';
+	p += n + 1;
+	for (; u >= 100; u /= 100)
+		memcpy(p -= 2, pairs + 2 * (u % 100), 2);
+	if (u >= 10)
+		memcpy(p - 2, pairs + 2 * u, 2);
+	else
+		p[-1] = (char)('0' + u);
+	r->len += n + 1;
+	r->cells++;
+	return 0;
 }
 
 int rows_add_fmt(struct rows *r, const char *fmt, ...)
@@ -143,11 +183,15 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
  * The streaming writer's own buffer: a 60,000-row JSON is 12 MB of small
  * pieces, and stdio's per-call locking cost more than all the formatting.
  */
+#define SINK_SIZE ((size_t)64 * 1024)
+/* Fixed-size copies may write this far past the bytes they keep. */
+#define SINK_SLACK 64
+
 struct sink {
 	FILE *f;
 	size_t n;
 	bool failed;
-	char buf[64 * 1024];
+	char buf[SINK_SIZE + SINK_SLACK];
 };
 
 static void sink_flush(struct sink *s)
@@ -157,21 +201,58 @@ static void sink_flush(struct sink *s)
 	s->n = 0;
 }
 
+/*
+ * Where the next n bytes go (n at most SINK_SIZE), flushing first when they
+ * would not fit; the caller writes them and moves s->n.
+ */
+static inline char *sink_room(struct sink *s, size_t n)
+{
+	if (SINK_SIZE - s->n < n)
+		sink_flush(s);
+	return s->buf + s->n;
+}
+
+static inline void sink_done(struct sink *s, const char *end)
+{
+	s->n = (size_t)(end - s->buf);
+}
+
+/* A cell of the rows arena, which keeps ROWS_SLACK bytes readable after it. */
+static inline char *put_text(char *d, struct cell c)
+{
+	if (c.n <= ROWS_SLACK)
+		memcpy(d, c.s, ROWS_SLACK);
+	else
+		memcpy(d, c.s, c.n);
+	return d + c.n;
+}
+
+static inline char *put_blanks(char *d, size_t n)
+{
+	static const char blanks[32] = "                                ";
+
+	if (n <= sizeof(blanks))
+		memcpy(d, blanks, sizeof(blanks));
+	else
+		memset(d, ' ', n);
+	return d + n;
+}
+
 static inline void sink_mem(struct sink *s, const char *p, size_t n)
 {
-	if (n <= sizeof(s->buf) - s->n) {
+	if (n <= SINK_SIZE - s->n) {
 		memcpy(s->buf + s->n, p, n);
 		s->n += n;
 		return;
 	}
 	while (n) {
-		size_t room = sizeof(s->buf) - s->n, k = n < room ? n : room;
+		size_t room = SINK_SIZE - s->n, k = n < room ? n : room;
 
 		memcpy(s->buf + s->n, p, k);
 		s->n += k;
 		p += k;
 		n -= k;
-		if (s->n == sizeof(s->buf))
+		if (s->n == SINK_SIZE)
 			sink_flush(s);
 	}
 }
@@ -183,40 +264,30 @@ static void sink_str(struct sink *s, const char *p)
 
 static void sink_char(struct sink *s, char c)
 {
-	if (s->n == sizeof(s->buf))
+	if (s->n == SINK_SIZE)
 		sink_flush(s);
 	s->buf[s->n++] = c;
 }
 
-static void sink_spaces(struct sink *s, size_t n)
+/* One table row of cells at *pos, padded to width; returns the end of what it wrote. */
+static char *put_row(char *d, const struct coldesc *tbl, const struct colsel *sel,
+		     const size_t *width, size_t ncols, const char **pos)
 {
-	static const char blanks[32] = "                                ";
+	for (size_t c = 0; c < ncols; c++) {
+		struct cell text = next_cell(pos);
+		bool right = tbl[sel->idx[c]].flags & SCOLS_FL_RIGHT, last = c + 1 == ncols;
 
-	for (; n > sizeof(blanks); n -= sizeof(blanks))
-		sink_mem(s, blanks, sizeof(blanks));
-	sink_mem(s, blanks, n);
-}
-
-static void put_cell(struct sink *s, const struct coldesc *cd, size_t width, struct cell text,
-		     bool first, bool last)
-{
-	bool right = cd->flags & SCOLS_FL_RIGHT;
-
-	if (!first)
-		sink_char(s, ' ');
-	/* The last column is not padded after its text, nor when it is empty. */
-	if (right && !(last && text.n == 0))
-		sink_spaces(s, width - text.n);
-	sink_mem(s, text.s, text.n);
-	if (!right && !last)
-		sink_spaces(s, width - text.n);
-}
-
-static struct cell header(const struct coldesc *tbl, const struct colsel *sel, size_t c)
-{
-	const char *name = tbl[sel->idx[c]].name;
-
-	return (struct cell){ name, strlen(name) };
+		if (c)
+			*d++ = ' ';
+		/* The last column is not padded after its text, nor when it is empty. */
+		if (right && !(last && text.n == 0))
+			d = put_blanks(d, width[c] - text.n);
+		d = put_text(d, text);
+		if (!right && !last)
+			d = put_blanks(d, width[c] - text.n);
+	}
+	*d++ = '\n';
+	return d;
 }
 
 /* Aligned columns as wide as their widest cell or header, one space apart. */
@@ -224,7 +295,9 @@ static int stream_table(struct sink *s, const struct coldesc *tbl, const struct 
 			const struct out_opts *opts, const struct rows *r)
 {
 	const char *pos = r->buf;
-	size_t *width;
+	size_t *width, row_max = 1;
+	struct rows head;
+	int rc = 0;
 
 	if (!r->nrows)
 		return 0;
@@ -232,28 +305,31 @@ static int stream_table(struct sink *s, const struct coldesc *tbl, const struct 
 	if (!width)
 		return -ENOMEM;
 	/* Headers count even when not printed, as libsmartcols counts them. */
-	for (size_t c = 0; c < r->ncols; c++)
-		width[c] = header(tbl, sel, c).n;
-	for (size_t i = 0; i < r->nrows * r->ncols; i++) {
-		struct cell cell = next_cell(&pos);
+	rows_init(&head, r->ncols);
+	for (size_t c = 0; c < r->ncols && !rc; c++) {
+		width[c] = strlen(tbl[sel->idx[c]].name);
+		rc = rows_add(&head, tbl[sel->idx[c]].name);
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t c = 0; c < r->ncols; c++) {
+			struct cell cell = next_cell(&pos);
 
-		if (cell.n > width[i % r->ncols])
-			width[i % r->ncols] = cell.n;
+			if (cell.n > width[c])
+				width[c] = cell.n;
+		}
+	/* Widths are at most ROWS_CELL_MAX, so a row always fits in the sink. */
+	for (size_t c = 0; c < r->ncols; c++)
+		row_max += width[c] + 1;
+	if (!rc && !opts->noheadings) {
+		pos = head.buf;
+		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, r->ncols, &pos));
 	}
-	for (size_t c = 0; c < r->ncols && !opts->noheadings; c++)
-		put_cell(s, &tbl[sel->idx[c]], width[c], header(tbl, sel, c), c == 0,
-			 c + 1 == r->ncols);
-	if (!opts->noheadings)
-		sink_char(s, '\n');
 	pos = r->buf;
-	for (size_t i = 0; i < r->nrows; i++) {
-		for (size_t c = 0; c < r->ncols; c++)
-			put_cell(s, &tbl[sel->idx[c]], width[c], next_cell(&pos), c == 0,
-				 c + 1 == r->ncols);
-		sink_char(s, '\n');
-	}
+	for (size_t i = 0; i < r->nrows && !rc; i++)
+		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, r->ncols, &pos));
+	rows_free(&head);
 	free(width);
-	return 0;
+	return rc;
 }
 
 static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
@@ -295,12 +371,14 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 static int stream_json(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
 		       const char *name, const struct rows *r)
 {
-	/* Each column's indented, lowercased key, made once. */
+	/* Each column's indented, lowercased key, made once; padded for fixed-size copies. */
 	struct {
-		char text[48];
+		char text[64];
 		size_t n;
+		bool quote;
 	} *key = calloc(r->ncols, sizeof(*key));
 	const char *pos = r->buf;
+	size_t row_max = sizeof("      },{\n");
 
 	if (!key)
 		return -ENOMEM;
@@ -311,30 +389,44 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 		for (int i = 10; i < n - 3; i++)
 			key[c].text[i] = (char)tolower((unsigned char)key[c].text[i]);
 		key[c].n = (size_t)n;
+		key[c].quote = tbl[sel->idx[c]].json_type != SCOLS_JSON_NUMBER;
+		/* Key, a cell or null, two quotes, comma and newline. */
+		row_max += key[c].n + ROWS_CELL_MAX + 4;
 	}
 	sink_str(s, "{\n   \"");
 	sink_str(s, name);
 	sink_str(s, r->nrows ? "\": [\n" : "\": [\n\n");
 	for (size_t i = 0; i < r->nrows; i++) {
-		sink_str(s, i ? "      },{\n" : "      {\n");
+		char *d = sink_room(s, row_max);
+
+		if (i) {
+			memcpy(d, "      },{\n", 10);
+			d += 10;
+		} else {
+			memcpy(d, "      {\n", 8);
+			d += 8;
+		}
 		for (size_t c = 0; c < r->ncols; c++) {
 			struct cell cell = next_cell(&pos);
-			bool quote = cell.n && tbl[sel->idx[c]].json_type != SCOLS_JSON_NUMBER;
 
-			sink_mem(s, key[c].text, key[c].n);
+			memcpy(d, key[c].text, sizeof(key[c].text));
+			d += key[c].n;
 			/* Cells are digits and zone names ([A-Za-z0-9_]): nothing to escape. */
-			if (!cell.n)
-				sink_mem(s, "null", 4);
-			if (quote)
-				sink_char(s, '"');
-			sink_mem(s, cell.s, cell.n);
-			if (quote)
-				sink_char(s, '"');
+			if (!cell.n) {
+				memcpy(d, "null", 4);
+				d += 4;
+			} else if (key[c].quote) {
+				*d++ = '"';
+				d = put_text(d, cell);
+				*d++ = '"';
+			} else {
+				d = put_text(d, cell);
+			}
 			if (c + 1 < r->ncols)
-				sink_mem(s, ",\n", 2);
-			else
-				sink_char(s, '\n');
+				*d++ = ',';
+			*d++ = '\n';
 		}
+		sink_done(s, d);
 	}
 	if (r->nrows)
 		sink_str(s, "      }\n");

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * The kernel has at most six zone types; a node with more zones than this
  * is not zoneinfo, and the bound keeps the duplicate-zone check linear.
@@ -36,8 +40,21 @@ enum section {
 	ZONE_TAIL,	/* node_unreclaimable, start_pfn and later lines */
 };
 
-/* Longer than the indentation, key and padding before any pageset field's number. */
-#define RECORD_PREFIX_MAX 40
+/*
+ * A CPU record of a kernel's zoneinfo is a few lines of fixed text, each
+ * ending in a number: cpu, the fields, "vm stats threshold".  The bounds
+ * hold every layout from 4.x to 6.18 with room to spare.
+ */
+#define RECORD_LINES_MAX 8
+#define RECORD_PREFIX_MAX 32
+
+/*
+ * The longest key parse_line() dispatches on, "node_unreclaimable:".  A
+ * line it skips can be recognised by its text only if that text reaches
+ * this far past the indentation: then every line that starts the same way
+ * is skipped too.
+ */
+#define KEY_MAX 19
 
 /* A line longer than this is not zoneinfo (its longest lines are ~100 bytes). */
 #define LINE_MAX_BYTES (1u << 20)
@@ -57,19 +74,29 @@ struct zi_parser {
 	char *carry;		/* a line split between two chunks */
 	size_t carry_len, carry_cap;
 	/*
-	 * The exact text before the number of each field line of the file's
-	 * first CPU record, in order.  Every later record of a kernel's
-	 * zoneinfo repeats it, so record_field() takes those lines with one
-	 * compare; any other line goes through parse_line().
+	 * The file's first CPU record as a template: the exact text before
+	 * each line's number, in order.  Every later record of a kernel's
+	 * zoneinfo repeats that text, so take_records() reads whole records
+	 * by comparing it and converting the numbers; any record that differs
+	 * goes through parse_line(), line by line.
 	 */
-	struct {
-		char text[RECORD_PREFIX_MAX];
+	struct record_line {
+		/* Aligned and zero-padded: compared 16 bytes at a time. */
+		_Alignas(16) char text[RECORD_PREFIX_MAX];
+		uint32_t mask;		/* one bit per byte of text */
 		size_t len;
-		enum zi_field field;
-	} record[ZI_NFIELDS];
+		int slot;		/* enum zi_field, RECORD_CPU or RECORD_SKIP */
+	} record[RECORD_LINES_MAX];
 	size_t nrecord;
-	size_t next_in_record;	/* the record line expected next */
+	size_t record_span;	/* bytes a record may take, reads included */
+	enum { LEARNING, LEARNED, UNUSABLE } record_state;
+	int line_kind;		/* what parse_line() took the last line for */
 };
+
+/* Kinds of record line besides the fields, numbered on from them. */
+#define RECORD_CPU ZI_NFIELDS
+#define RECORD_SKIP (ZI_NFIELDS + 1)
+#define RECORD_SLOTS (ZI_NFIELDS + 2)
 
 static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -96,6 +123,18 @@ static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 
 static const char *line_end(const char *s, const char *end)
 {
+#if defined(__SSE2__)
+	/* Lines are short: a library call would cost more than the search. */
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	for (; end - s >= 16; s += 16) {
+		unsigned hits = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), nl));
+
+		if (hits)
+			return s + __builtin_ctz(hits);
+	}
+#endif
 	return memchr(s, '\n', (size_t)(end - s));
 }
 
@@ -345,26 +384,12 @@ static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 	ps->cpu = (int)cpu;
 	cur_zone(p)->npagesets++;
 	p->in_cpu = true;
-	p->next_in_record = 0;
+	p->line_kind = RECORD_CPU;
 	return e;
 }
 
-/* Note the text before a field's number while the file's first CPU record is read. */
-static void learn_record_line(struct zi_parser *p, enum zi_field f, const char *line,
-			      const char *digits)
-{
-	size_t len = (size_t)(digits - line);
-
-	if (p->zi->npagesets != 1 || p->nrecord == ZI_NFIELDS || len > RECORD_PREFIX_MAX)
-		return;
-	memcpy(p->record[p->nrecord].text, line, len);
-	p->record[p->nrecord].len = len;
-	p->record[p->nrecord].field = f;
-	p->nrecord++;
-}
-
-static const char *pageset_field(struct zi_parser *p, enum zi_field f, const char *line,
-				 const char *s, const char *end)
+static const char *pageset_field(struct zi_parser *p, enum zi_field f, const char *s,
+				 const char *end)
 {
 	struct zi_pageset *ps;
 	uint64_t v = 0;
@@ -382,47 +407,9 @@ static const char *pageset_field(struct zi_parser *p, enum zi_field f, const cha
 	if (e) {
 		ps->value[f] = (int)v;
 		ps->present |= 1u << f;
-		learn_record_line(p, f, line, skip_blanks(s, end));
+		p->line_kind = (int)f;
 	}
 	return e;
-}
-
-/*
- * A field line laid out exactly as in the first CPU record, with a number of
- * up to seven digits: stored at once.  NULL (and no error) for any other
- * line, which parse_line() then judges, errors included.
- */
-static const char *record_field(struct zi_parser *p, const char *line, const char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const char *digits;
-	struct zi_pageset *ps;
-	enum zi_field f;
-	uint64_t w;
-	unsigned n;
-	size_t len;
-
-	if (!p->in_cpu || p->next_in_record >= p->nrecord)
-		return NULL;
-	len = p->record[p->next_in_record].len;
-	f = p->record[p->next_in_record].field;
-	digits = line + len;
-	ps = cur_pageset(p);
-	if (end - digits < 8 || memcmp(line, p->record[p->next_in_record].text, len) != 0 ||
-	    zi_has(ps, f))
-		return NULL;
-	memcpy(&w, digits, 8);
-	n = leading_digits(w);
-	if (n == 0 || n == 8 || digits[n] != '\n')
-		return NULL;
-	ps->value[f] = (int)digits_value(w, n);
-	ps->present |= 1u << f;
-	p->next_in_record++;
-	return digits + n;
-#else
-	(void)p, (void)line, (void)end;
-	return NULL;
-#endif
 }
 
 static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const char *s,
@@ -468,23 +455,23 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 		break;
 	case 'c':
 		if ((t = KEY(s, end, "count:")))
-			return pageset_field(p, ZI_COUNT, line, t, end);
+			return pageset_field(p, ZI_COUNT, t, end);
 		if ((t = KEY(s, end, "cpu:")))
 			return cpu_line(p, t, end);
 		break;
 	case 'h':
 		if ((t = KEY(s, end, "high:")))
-			return pageset_field(p, ZI_HIGH, line, t, end);
+			return pageset_field(p, ZI_HIGH, t, end);
 		if ((t = KEY(s, end, "high_min:")))
-			return pageset_field(p, ZI_HIGH_MIN, line, t, end);
+			return pageset_field(p, ZI_HIGH_MIN, t, end);
 		if ((t = KEY(s, end, "high_max:")))
-			return pageset_field(p, ZI_HIGH_MAX, line, t, end);
+			return pageset_field(p, ZI_HIGH_MAX, t, end);
 		if ((t = KEY(s, end, "high ")))
 			return zone_field(p, ZI_WMARK_HIGH, t, end);
 		break;
 	case 'b':
 		if ((t = KEY(s, end, "batch:")))
-			return pageset_field(p, ZI_BATCH, line, t, end);
+			return pageset_field(p, ZI_BATCH, t, end);
 		break;
 	case 'p':
 		if ((t = KEY(s, end, "pages free ")))
@@ -524,18 +511,148 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 	return line_end(s, end);
 }
 
+/*
+ * While the file's first CPU record is read, note each of its lines as
+ * line_kind and the text before its number; the template is complete when
+ * that record closes.  A line that does not end in a number, or whose text
+ * is too long or too short to recognise, leaves no template.
+ */
+static void learn_record_line(struct zi_parser *p, const char *line, const char *nl)
+{
+	const char *digits = nl;
+	struct record_line *r;
+	size_t len;
+
+	if (p->zi->npagesets != 1 || !p->in_cpu) {
+		if (p->zi->npagesets >= 1) {
+			p->record_state = p->nrecord ? LEARNED : UNUSABLE;
+			p->record_span += RECORD_PREFIX_MAX;
+		}
+		return;
+	}
+	while (digits > line && (unsigned)(digits[-1] - '0') <= 9)
+		digits--;
+	len = (size_t)(digits - line);
+	if (p->nrecord == RECORD_LINES_MAX || digits == nl || len == 0 || len > RECORD_PREFIX_MAX ||
+	    (p->line_kind == RECORD_SKIP && len < (size_t)(skip_blanks(line, nl) - line) + KEY_MAX)) {
+		p->record_state = UNUSABLE;
+		return;
+	}
+	r = &p->record[p->nrecord++];
+	memcpy(r->text, line, len);
+	r->mask = len == 32 ? UINT32_MAX : (1u << len) - 1;
+	r->len = len;
+	r->slot = p->line_kind;
+	/* The text, up to seven digits and the newline; the last compare reads 32 bytes. */
+	p->record_span += len + 8;
+}
+
+#if defined(__SSE2__)
+/* Whether s starts with the text of r; reads 32 bytes of s. */
+static inline bool record_text_at(const char *s, const struct record_line *r)
+{
+	__m128i lo = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s),
+				    _mm_load_si128((const __m128i *)r->text));
+	__m128i hi = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
+				    _mm_load_si128((const __m128i *)(r->text + 16)));
+	uint32_t same = (uint32_t)_mm_movemask_epi8(lo) | (uint32_t)_mm_movemask_epi8(hi) << 16;
+
+	return (~same & r->mask) == 0;
+}
+#else
+static inline bool record_text_at(const char *s, const struct record_line *r)
+{
+	return memcmp(s, r->text, r->len) == 0;
+}
+#endif
+
+/*
+ * Store a record read by take_records() as cpu_line() and pageset_field()
+ * would have; false, with nothing changed, when they would have found
+ * something to say about it.
+ */
+static bool store_record(struct zi_parser *p, const int *slots)
+{
+	struct zi_pageset *ps;
+	int cpu = slots[RECORD_CPU];
+
+	if (p->zi->npagesets > p->zone_first) {
+		ps = cur_pageset(p);
+		if ((p->in_cpu && ps->present != p->zi->pageset_fields) || cpu <= ps->cpu)
+			return false;
+	}
+	if (p->zi->npagesets == p->pagesets_cap) {
+		size_t cap = p->pagesets_cap * 2;
+		struct zi_pageset *store = realloc(p->zi->pageset_store, cap * sizeof(*store));
+
+		if (!store)
+			return false;
+		p->zi->pageset_store = store;
+		p->pagesets_cap = cap;
+	}
+	ps = &p->zi->pageset_store[p->zi->npagesets++];
+	ps->cpu = cpu;
+	ps->present = p->zi->pageset_fields;
+	memcpy(ps->value, slots, sizeof(ps->value));
+	cur_zone(p)->npagesets++;
+	/* Open, as after its last line: the next line closes it. */
+	p->in_cpu = true;
+	return true;
+}
+
+/*
+ * Whole CPU records laid out like the template, each number of up to seven
+ * digits, from pos on; returns where the first other line starts.
+ */
+static const char *take_records(struct zi_parser *p, const char *pos, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while ((size_t)(end - pos) >= p->record_span) {
+		/* A field the kernel does not print stays 0, as in cpu_line(). */
+		int slots[RECORD_SLOTS] = { 0 };
+		const char *s = pos;
+
+		for (size_t i = 0; i < p->nrecord; i++) {
+			const struct record_line *r = &p->record[i];
+			uint64_t w;
+			unsigned n;
+
+			if (!record_text_at(s, r))
+				return pos;
+			s += r->len;
+			memcpy(&w, s, 8);
+			n = leading_digits(w);
+			if (n == 0 || n == 8 || s[n] != '\n')
+				return pos;
+			slots[r->slot] = (int)digits_value(w, n);
+			s += n + 1;
+		}
+		if (!store_record(p, slots))
+			return pos;
+		p->lineno += p->nrecord;
+		pos = s;
+	}
+#else
+	(void)p, (void)end;
+#endif
+	return pos;
+}
+
 /* Parse the complete lines of [pos, end), which ends with a newline. */
 static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
 {
 	while (pos < end) {
 		const char *e;
 
+		if (p->record_state == LEARNED && p->section == PAGESETS &&
+		    (pos = take_records(p, pos, end)) == end)
+			break;
 		p->lineno++;
-		e = record_field(p, pos, end);
-		if (!e)
-			e = parse_line(p, pos, end);
-		if (!e)
+		p->line_kind = RECORD_SKIP;
+		if (!(e = parse_line(p, pos, end)))
 			return p->rc;
+		if (p->record_state == LEARNING)
+			learn_record_line(p, pos, e);
 		pos = e + 1;
 	}
 	return 0;

@@ -121,11 +121,44 @@ static void test_rows_must_be_complete(void **state)
 	rows_free(&r);
 }
 
+/* Numbers either side of every power of ten print as printf prints them. */
+static void test_int_cells(void **state)
+{
+	struct rows r;
+	size_t checked = 0;
+
+	(void)state;
+	rows_init(&r, 1);
+	for (unsigned long long p = 1; ; p *= 10) {
+		const long long values[] = { (long long)(p - 1), (long long)p, (long long)(p + 1),
+					     -(long long)p, (long long)(2 * p - 1) };
+
+		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+			char want[32];
+			int n = snprintf(want, sizeof(want), "%lld", values[i]);
+			size_t at = r.len;
+
+			assert_int_equal(rows_add_int(&r, values[i]), 0);
+			assert_int_equal(rows_end(&r), 0);
+			assert_int_equal((unsigned char)r.buf[at], n);
+			assert_memory_equal(r.buf + at + 1, want, (size_t)n);
+			checked++;
+		}
+		if (p > 100000000000000000ULL)
+			break;
+	}
+	assert_int_equal(rows_add_int(&r, 9223372036854775807LL), 0);
+	assert_memory_equal(r.buf + r.len - 19, "9223372036854775807", 19);
+	assert_int_equal(checked, 5 * 19);
+	rows_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parity),
 		cmocka_unit_test(test_rows_must_be_complete),
+		cmocka_unit_test(test_int_cells),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

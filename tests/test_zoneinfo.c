@@ -165,6 +165,71 @@ static void test_records_differ(void **state)
 	zoneinfo_free(&zi);
 }
 
+/*
+ * Damage in the middle of a long run of CPU records, where later records
+ * are read whole against the first: found at the same line, with the same
+ * words, as line by line.
+ */
+static void test_damage_among_records(void **state)
+{
+	static const struct {
+		const char *record;	/* printf format of record 20, given its cpu id */
+		size_t line;		/* of the error, after the record's first line */
+		const char *message;
+	} cases[] = {
+		{ "    cpu: 19\n              count:    1\n", 0, "cpu 19 listed after cpu 19" },
+		{ "    cpu: %d\n              count:    12abc\n", 1, "count is not a number" },
+		{ "    cpu: %d\n              count:    9999999999\n", 1, "count out of range" },
+		{ "    cpu: %d\n              count:    -1\n", 1, "negative count" },
+		{ "    cpu: %d\n              count:    1\n              count:    1\n", 2,
+		  "given twice" },
+		{ "    cpu: %d\n              count:    1\n              high:     40\n"
+		  "              batch:    7\n              high_min: 30\n  vm stats threshold: 8\n",
+		  6, "different fields" },
+		{ "    cpu: %d\n              count:    1\n              batch:    7\n"
+		  "              high:     40\n              high_min: 30\n"
+		  "              high_max: 50\n  vm stats threshold: 8\n", 0, NULL },
+		{ "    cpu: %d\n              count:    12345678\n              high:     40\n"
+		  "              batch:    7\n              high_min: 30\n"
+		  "              high_max: 50\n  vm stats threshold: 8\n", 0, NULL },
+	};
+	const char *record = "    cpu: %d\n              count:    %d\n              high:     40\n"
+			     "              batch:    7\n              high_min: 30\n"
+			     "              high_max: 50\n  vm stats threshold: 8\n";
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char text[16384];
+		int len = snprintf(text, sizeof(text), "%s", HEAD);
+		struct zoneinfo zi;
+		struct zi_error err;
+		int rc;
+
+		for (int cpu = 0; cpu < 40; cpu++) {
+			len += snprintf(text + len, sizeof(text) - (size_t)len,
+					cpu == 20 ? cases[c].record : record, cpu, cpu % 7);
+		}
+		len += snprintf(text + len, sizeof(text) - (size_t)len, "%s", TAIL);
+		assert_true((size_t)len < sizeof(text));
+		rc = zoneinfo_parse(text, (size_t)len, &zi, &err);
+		if (!cases[c].message) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(zi.npagesets, 40);
+			assert_int_equal(zi.zones[0].pagesets[20].value[ZI_BATCH], 7);
+			assert_int_equal(zi.zones[0].pagesets[20].value[ZI_HIGH], 40);
+			assert_int_equal(zi.zones[0].pagesets[39].value[ZI_COUNT], 39 % 7);
+			assert_int_equal(zi.zones[0].pagesets[39].cpu, 39);
+			zoneinfo_free(&zi);
+			continue;
+		}
+		/* HEAD is 9 lines and each record 7. */
+		if (rc != -EINVAL || err.line != 9 + 7 * 20 + 1 + cases[c].line ||
+		    !strstr(err.message, cases[c].message))
+			fail_msg("case %zu: got %d, line %zu \"%s\"; expected line %zu \"%s\"", c, rc,
+				 err.line, err.message, 9 + 7 * 20 + 1 + cases[c].line, cases[c].message);
+	}
+}
+
 static void test_many_cpus_and_nodes(void **state)
 {
 	/* 4096 CPUs over 64 nodes: no fixed limit may stand in the way. */
@@ -380,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_4_14_sparse_cpus),
 		cmocka_unit_test(test_newest_mainline_extra_lines),
 		cmocka_unit_test(test_records_differ),
+		cmocka_unit_test(test_damage_among_records),
 		cmocka_unit_test(test_many_cpus_and_nodes),
 		cmocka_unit_test(test_chunked_feeding),
 		cmocka_unit_test(test_number_lengths),
