@@ -128,8 +128,11 @@ char *kernel_release(const struct kernel *k)
 	return text;
 }
 
-/* Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small enough to stay in cache. */
-#define ZONEINFO_CHUNK ((size_t)128 * 1024)
+/*
+ * Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small
+ * enough to stay in cache, and to cost few page faults on smaller files.
+ */
+#define ZONEINFO_CHUNK ((size_t)64 * 1024)
 
 /*
  * Page-aligned: the kernel copies file data out of whole pages, and on AMD

@@ -25,9 +25,15 @@ void rows_free(struct rows *r)
  */
 #define ROWS_SLACK 16
 
+/*
+ * Past malloc's mmap threshold, so that the arena is mapped: pages are
+ * touched only as rows fill them, and growing it remaps rather than copies.
+ */
+#define ROWS_FIRST ((size_t)256 * 1024)
+
 static __attribute__((noinline)) int grow(struct rows *r, size_t n)
 {
-	size_t cap = r->cap ? r->cap : 4096;
+	size_t cap = r->cap ? r->cap : ROWS_FIRST;
 	char *buf;
 
 	while (cap < r->len + n + ROWS_SLACK)

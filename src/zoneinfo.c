@@ -355,6 +355,30 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 	return e;
 }
 
+/*
+ * Room for one more pageset.  The first block (229 KB) is past malloc's
+ * mmap threshold, so it is mapped rather than carved from the heap: its
+ * pages are touched only as pagesets fill them, and growing it remaps it.
+ * Heap blocks grown by copying touched about three times the pages, and
+ * every first touch is a page fault.
+ */
+#define PAGESETS_FIRST 8192
+
+static int reserve_pageset(struct zi_parser *p)
+{
+	size_t cap = p->pagesets_cap ? p->pagesets_cap * 2 : PAGESETS_FIRST;
+	struct zi_pageset *store;
+
+	if (p->zi->npagesets < p->pagesets_cap)
+		return 0;
+	store = realloc(p->zi->pageset_store, cap * sizeof(*store));
+	if (!store)
+		return -ENOMEM;
+	p->zi->pageset_store = store;
+	p->pagesets_cap = cap;
+	return 0;
+}
+
 static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 {
 	struct zi_pageset *ps;
@@ -370,15 +394,8 @@ static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 		return FAIL(p, "cpu %d listed after cpu %d in node %d zone %s", (int)cpu,
 			    cur_pageset(p)->cpu, cur_zone(p)->node, cur_zone(p)->name);
 
-	if (p->zi->npagesets == p->pagesets_cap) {
-		size_t cap = p->pagesets_cap ? p->pagesets_cap * 2 : 64;
-		struct zi_pageset *store = realloc(p->zi->pageset_store, cap * sizeof(*store));
-
-		if (!store)
-			return CHECK(p, -ENOMEM);
-		p->zi->pageset_store = store;
-		p->pagesets_cap = cap;
-	}
+	if (!CHECK(p, reserve_pageset(p)))
+		return NULL;
 	ps = &p->zi->pageset_store[p->zi->npagesets++];
 	memset(ps, 0, sizeof(*ps));
 	ps->cpu = (int)cpu;
@@ -581,15 +598,8 @@ static bool store_record(struct zi_parser *p, const int *slots)
 		if ((p->in_cpu && ps->present != p->zi->pageset_fields) || cpu <= ps->cpu)
 			return false;
 	}
-	if (p->zi->npagesets == p->pagesets_cap) {
-		size_t cap = p->pagesets_cap * 2;
-		struct zi_pageset *store = realloc(p->zi->pageset_store, cap * sizeof(*store));
-
-		if (!store)
-			return false;
-		p->zi->pageset_store = store;
-		p->pagesets_cap = cap;
-	}
+	if (reserve_pageset(p))
+		return false;
 	ps = &p->zi->pageset_store[p->zi->npagesets++];
 	ps->cpu = cpu;
 	ps->present = p->zi->pageset_fields;
