@@ -165,12 +165,14 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
 }
 
 /*
- * Write the old values back in reverse order and verify them.  Returns
- * EXIT_FAIL when the kernel is back where it was (journal removed), or
- * EXIT_ROLLBACK when it is not (journal kept).
+ * Write the old values back in reverse order and verify them, and with
+ * file, put the sysctl.d file back as it was.  Returns EXIT_FAIL when all
+ * is back where it was (journal removed), or EXIT_ROLLBACK when it is not
+ * (journal kept).
  */
 static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
-		     size_t n, const struct expectation *old, bool own_journal)
+		     size_t n, const struct expectation *old, const struct persisted *file,
+		     bool own_journal)
 {
 	struct expectation ex = *old;
 	struct zoneinfo zi;
@@ -197,6 +199,14 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 			pcp_error("the restored settings do not verify: %s", why);
 			failed = 1;
 		}
+	}
+	if (file) {
+		struct persisted now;
+
+		checkpoint(k, "rollback-persist");
+		if (persist_read(k->root, &now) ||
+		    (!persist_same(&now, file) && persist_write(k->root, file)))
+			failed = 1;
 	}
 	if (failed) {
 		pcp_error("rollback failed; %s%s keeps the old values: fix the cause, then run "
@@ -280,13 +290,10 @@ static int plan(const struct change_request *req, struct change_result *res,
 }
 
 static int persist(const struct kernel *k, const struct change_request *req,
-		   const struct expectation *want)
+		   const struct expectation *want, const struct persisted *was)
 {
-	struct persisted p;
-	int rc = persist_read(k->root, &p);
+	struct persisted p = *was;
 
-	if (rc)
-		return rc;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		if (!want->targeted[s])
 			continue;
@@ -302,6 +309,8 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 {
 	struct expectation want, old = { 0 };
 	struct journal j = { 0 };
+	/* The sysctl.d file as it was, once the change may have rewritten it. */
+	const struct persisted *file = NULL;
 	char why[200];
 	size_t done;
 	int rc;
@@ -322,6 +331,12 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	res->high_unconfirmed = era == ERA_LAZY_HIGH;
 	if (req->dry_run)
 		return EXIT_OK;
+	/* Read first: a file pcpctl may not manage stops the change before any write. */
+	if (req->persist != PERSIST_NONE) {
+		if (persist_read(k->root, &j.persisted))
+			return EXIT_FAIL;
+		j.persist = true;
+	}
 
 	if (res->nwrites == 0) {
 		/* Writing the value already set recomputes nothing: leave the kernel alone. */
@@ -363,9 +378,12 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	}
 	if (req->persist != PERSIST_NONE) {
 		checkpoint(k, "persist");
-		if (persist(k, req, &want)) {
+		if (persist(k, req, &want, &j.persisted)) {
+			/* Without writes the file holds the old values or the live ones: both true. */
 			if (res->nwrites == 0)
 				return EXIT_FAIL;
+			/* The rename may have happened before the failure: put the file back too. */
+			file = &j.persisted;
 			done = res->nwrites;
 			zoneinfo_free(&res->zi_after);
 			goto undo;
@@ -386,7 +404,7 @@ undo:
 	res->verified = false;
 	res->rolled_back = true;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(k, era, res->writes, done, &old, !req->in_session);
+	return roll_back(k, era, res->writes, done, &old, file, !req->in_session);
 }
 
 int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res)
@@ -475,8 +493,9 @@ int change_rollback(struct kernel *k, struct change_result *res)
 		res->after[j.sysctl[i]] = j.old[i];
 	}
 	res->nwrites = j.n;
-	rc = roll_back(k, era, res->writes, j.n, &old, true);
+	rc = roll_back(k, era, res->writes, j.n, &old, j.persist ? &j.persisted : NULL, true);
 	lock_release(lock);
+	res->persisted = j.persist && rc == EXIT_FAIL;
 	res->rolled_back = rc == EXIT_FAIL;
 	res->verified = res->rolled_back;
 	res->changed = res->rolled_back;

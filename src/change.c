@@ -195,10 +195,13 @@ int cmd_rollback(const char *root, bool json)
 		print_json(&r, false);
 	else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
-	else if (rc == EXIT_OK)
+	else if (rc == EXIT_OK) {
 		for (size_t i = 0; i < r.nwrites; i++)
 			printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(r.writes[i].sysctl),
 			       r.writes[i].from, r.writes[i].to);
+		if (r.persisted)
+			printf("restored %s%s as it was before the change\n", root, PATH_PERSIST);
+	}
 	change_result_free(&r);
 	return rc;
 }

@@ -165,6 +165,14 @@ int journal_write(const char *root, const struct journal *j)
 	for (size_t i = 0; i < j->n; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %ld\n",
 					sysctl_name(j->sysctl[i]), j->old[i]);
+	if (j->persist) {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "persist\n");
+		for (int s = 0; s < NSYSCTLS; s++)
+			if (j->persisted.have[s])
+				len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+							"persisted %s %ld\n", sysctl_name(s),
+							j->persisted.value[s]);
+	}
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "sum %016llx\n",
 				(unsigned long long)fnv1a(buf, len));
 
@@ -197,6 +205,43 @@ int journal_write(const char *root, const struct journal *j)
 	return rc;
 }
 
+static int sysctl_by_name(const char *name)
+{
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (strcmp(name, sysctl_name(s)) == 0)
+			return s;
+	return -1;
+}
+
+/* "NAME VALUE" of a "persisted" line: a setting the sysctl.d file held. */
+static int parse_persisted(char *text, struct journal *j, char *why, size_t whylen)
+{
+	char *value = strchr(text, ' ');
+	int s;
+
+	if (!j->persist) {
+		snprintf(why, whylen, "a persisted line comes before the persist line");
+		return -EBADMSG;
+	}
+	if (value)
+		*value++ = '\0';
+	s = sysctl_by_name(text);
+	if (s < 0 || !value) {
+		snprintf(why, whylen, "malformed persisted line \"%s\"", text);
+		return -EBADMSG;
+	}
+	if (j->persisted.have[s]) {
+		snprintf(why, whylen, "persisted %s is recorded twice", text);
+		return -EBADMSG;
+	}
+	if (parse_long(value, 0, INT_MAX, &j->persisted.value[s])) {
+		snprintf(why, whylen, "persisted %s has an invalid value \"%s\"", text, value);
+		return -EBADMSG;
+	}
+	j->persisted.have[s] = true;
+	return 0;
+}
+
 static int parse_journal(char *text, size_t len, struct journal *j, char *why, size_t whylen)
 {
 	char *sum = strstr(text, "\nsum ");
@@ -225,14 +270,28 @@ static int parse_journal(char *text, size_t len, struct journal *j, char *why, s
 		char *value = strchr(line, ' ');
 		int s;
 
+		if (strcmp(line, "persist") == 0) {
+			if (j->persist) {
+				snprintf(why, whylen, "persist is recorded twice");
+				return -EBADMSG;
+			}
+			j->persist = true;
+			continue;
+		}
 		if (!value) {
 			snprintf(why, whylen, "malformed line \"%s\"", line);
 			return -EBADMSG;
 		}
 		*value++ = '\0';
-		for (s = 0; s < NSYSCTLS && strcmp(line, sysctl_name(s)) != 0; s++)
-			;
-		if (s == NSYSCTLS) {
+		if (strcmp(line, "persisted") == 0) {
+			int rc = parse_persisted(value, j, why, whylen);
+
+			if (rc)
+				return rc;
+			continue;
+		}
+		s = sysctl_by_name(line);
+		if (s < 0) {
 			snprintf(why, whylen, "unknown setting \"%s\"", line);
 			return -EBADMSG;
 		}

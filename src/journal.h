@@ -1,7 +1,8 @@
 /*
  * The lock that serialises changes and the journal that makes them
- * crash-safe: the old value of every sysctl a change is about to write,
- * fsync'ed before the first write and removed once the change is verified.
+ * crash-safe: the old value of every sysctl a change is about to write, and
+ * with --persist what the sysctl.d file held, fsync'ed before the first
+ * write and removed once the change is verified and persisted.
  */
 #ifndef PCPCTL_JOURNAL_H
 #define PCPCTL_JOURNAL_H
@@ -10,11 +11,15 @@
 #include <stddef.h>
 
 #include "kernel.h"
+#include "persist.h"
 
 struct journal {
 	size_t n;
 	enum pcp_sysctl sysctl[NSYSCTLS];
 	long old[NSYSCTLS];
+	/* The change also rewrites the sysctl.d file; what it held before. */
+	bool persist;
+	struct persisted persisted;
 };
 
 /* How long a second pcpctl waits for the one holding the lock. */

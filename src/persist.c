@@ -66,6 +66,14 @@ int persist_read(const char *root, struct persisted *p)
 	return 0;
 }
 
+bool persist_same(const struct persisted *a, const struct persisted *b)
+{
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (a->have[s] != b->have[s] || (a->have[s] && a->value[s] != b->value[s]))
+			return false;
+	return true;
+}
+
 static int write_temp(const char *tmp, const struct persisted *p)
 {
 	FILE *f;

@@ -16,6 +16,7 @@ struct persisted {
 
 /* 0 (an absent file reads as nothing persisted) or a negative errno after printing why. */
 int persist_read(const char *root, struct persisted *p);
+bool persist_same(const struct persisted *a, const struct persisted *b);
 /*
  * Replace the file with p's settings, atomically (temp file, fsync, rename,
  * fsync the directory); with none left, remove it.  0 or a negative errno
