@@ -17,10 +17,8 @@
 #include "sysroot.h"
 
 #define JOURNAL_MAGIC "pcpctl journal v1\n"
-/* Larger than any journal we write; a bigger file is not ours. */
-#define JOURNAL_MAX 4096
 
-static uint64_t fnv1a(const char *s, size_t len)
+uint64_t journal_checksum(const char *s, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -154,27 +152,33 @@ void lock_release(int fd)
 		close(fd);
 }
 
-int journal_write(const char *root, const struct journal *j)
+size_t journal_format(const struct journal *j, char *buf, size_t size)
 {
-	char buf[JOURNAL_MAX];
 	size_t len = 0;
-	char *path;
-	int fd, rc = 0;
 
-	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", JOURNAL_MAGIC);
+	len += (size_t)snprintf(buf + len, size - len, "%s", JOURNAL_MAGIC);
 	for (size_t i = 0; i < j->n; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %ld\n",
+		len += (size_t)snprintf(buf + len, size - len, "%s %ld\n",
 					sysctl_name(j->sysctl[i]), j->old[i]);
 	if (j->persist) {
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "persist\n");
+		len += (size_t)snprintf(buf + len, size - len, "persist\n");
 		for (int s = 0; s < NSYSCTLS; s++)
 			if (j->persisted.have[s])
-				len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+				len += (size_t)snprintf(buf + len, size - len,
 							"persisted %s %ld\n", sysctl_name(s),
 							j->persisted.value[s]);
 	}
-	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "sum %016llx\n",
-				(unsigned long long)fnv1a(buf, len));
+	len += (size_t)snprintf(buf + len, size - len, "sum %016llx\n",
+				(unsigned long long)journal_checksum(buf, len));
+	return len;
+}
+
+int journal_write(const char *root, const struct journal *j)
+{
+	char buf[JOURNAL_MAX];
+	size_t len = journal_format(j, buf, sizeof(buf));
+	char *path;
+	int fd, rc = 0;
 
 	path = sysroot_path(root, PATH_JOURNAL);
 	if (!path)
@@ -242,14 +246,19 @@ static int parse_persisted(char *text, struct journal *j, char *why, size_t whyl
 	return 0;
 }
 
-static int parse_journal(char *text, size_t len, struct journal *j, char *why, size_t whylen)
+int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen)
 {
-	char *sum = strstr(text, "\nsum ");
+	char *sum;
 	char *line, *save;
 	unsigned long long want;
 	char tail;
 
 	memset(j, 0, sizeof(*j));
+	if (len > JOURNAL_MAX || memchr(text, '\0', len)) {
+		snprintf(why, whylen, "it is too large or binary");
+		return -EBADMSG;
+	}
+	sum = strstr(text, "\nsum ");
 	if (strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
 		snprintf(why, whylen, "it does not start with \"pcpctl journal v1\"");
 		return -EBADMSG;
@@ -260,7 +269,7 @@ static int parse_journal(char *text, size_t len, struct journal *j, char *why, s
 		snprintf(why, whylen, "its checksum line is missing or malformed (truncated?)");
 		return -EBADMSG;
 	}
-	if (fnv1a(text, (size_t)(sum + 1 - text)) != want) {
+	if (journal_checksum(text, (size_t)(sum + 1 - text)) != want) {
 		snprintf(why, whylen, "its checksum does not match its content (edited?)");
 		return -EBADMSG;
 	}
@@ -315,7 +324,8 @@ static int parse_journal(char *text, size_t len, struct journal *j, char *why, s
 
 int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
 {
-	char buf[JOURNAL_MAX + 1];
+	/* One byte more than a journal may hold, so that a larger file shows, and its NUL. */
+	char buf[JOURNAL_MAX + 2];
 	char *path = sysroot_path(root, PATH_JOURNAL);
 	ssize_t n;
 	int fd, rc;
@@ -336,17 +346,13 @@ int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
 		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
 		return -EBADMSG;
 	}
-	n = read(fd, buf, sizeof(buf));
+	n = read(fd, buf, sizeof(buf) - 1);
 	rc = n < 0 ? -errno : 0;
 	close(fd);
 	if (rc)
 		return rc;
-	if (n > JOURNAL_MAX || memchr(buf, '\0', (size_t)n)) {
-		snprintf(why, whylen, "it is too large or binary");
-		return -EBADMSG;
-	}
 	buf[n] = '\0';
-	return parse_journal(buf, (size_t)n, j, why, whylen);
+	return journal_parse(buf, (size_t)n, j, why, whylen);
 }
 
 int journal_remove(const char *root)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernel.h"
 #include "persist.h"
@@ -32,6 +33,19 @@ struct journal {
  */
 int lock_acquire(const char *root);
 void lock_release(int fd);
+
+/* Larger than any journal we write; a bigger file is not ours. */
+#define JOURNAL_MAX 4096
+
+/* FNV-1a of the text before the journal's "sum" line. */
+uint64_t journal_checksum(const char *s, size_t len);
+/* The journal's text, checksum line included, in buf (JOURNAL_MAX bytes); its length. */
+size_t journal_format(const struct journal *j, char *buf, size_t size);
+/*
+ * The journal in text, which holds len bytes and a NUL after them and is
+ * cut up in place: 0, or -EBADMSG with why saying what is wrong.
+ */
+int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen);
 
 /* 0, or a negative errno after printing why. */
 int journal_write(const char *root, const struct journal *j);

@@ -1,0 +1,132 @@
+/* The journal's text: what a change writes is what a rollback reads, and damage is refused. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "journal.h"
+
+static bool same_journal(const struct journal *a, const struct journal *b)
+{
+	if (a->n != b->n || a->persist != b->persist || !persist_same(&a->persisted, &b->persisted))
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->sysctl[i] != b->sysctl[i] || a->old[i] != b->old[i])
+			return false;
+	return true;
+}
+
+static void test_round_trip(void **state)
+{
+	const struct journal journals[] = {
+		{ .n = 1, .sysctl = { SYSCTL_HIGH_FRACTION }, .old = { 0 } },
+		{ .n = 2, .sysctl = { SYSCTL_BATCH, SYSCTL_HIGH_FRACTION }, .old = { 0, 2147483647 } },
+		/* --persist with a file that held nothing, then with a file that held both. */
+		{ .n = 1, .sysctl = { SYSCTL_BATCH }, .old = { 63 }, .persist = true },
+		{ .n = 1, .sysctl = { SYSCTL_FRACTION }, .old = { 8 }, .persist = true,
+		  .persisted = { .have = { [SYSCTL_BATCH] = true, [SYSCTL_HIGH_FRACTION] = true },
+				 .value = { [SYSCTL_BATCH] = 310, [SYSCTL_HIGH_FRACTION] = 8 } } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(journals) / sizeof(journals[0]); i++) {
+		char buf[JOURNAL_MAX + 1], why[160];
+		size_t len = journal_format(&journals[i], buf, sizeof(buf));
+		struct journal back;
+
+		assert_in_range(len, 1, JOURNAL_MAX);
+		assert_int_equal(journal_parse(buf, len, &back, why, sizeof(why)), 0);
+		assert_true(same_journal(&journals[i], &back));
+	}
+}
+
+/* Seal body with its checksum line, as journal_format does. */
+static size_t sealed(const char *body, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%ssum %016llx\n", body,
+			 (unsigned long long)journal_checksum(body, strlen(body)));
+
+	assert_in_range(n, 1, size - 1);
+	return (size_t)n;
+}
+
+#define MAGIC "pcpctl journal v1\n"
+
+static void test_refused(void **state)
+{
+	/* Each with a valid checksum: what is refused is the content. */
+	static const struct {
+		const char *body, *why;
+	} cases[] = {
+		{ MAGIC, "records no setting" },
+		{ MAGIC "persist\n", "records no setting" },
+		{ MAGIC "percpu_pagelist_batch 1\npercpu_pagelist_batch 2\n", "recorded twice" },
+		{ MAGIC "percpu_pagelist_size 1\n", "unknown setting" },
+		{ MAGIC "percpu_pagelist_batch -1\n", "invalid value" },
+		{ MAGIC "percpu_pagelist_batch\n", "malformed line" },
+		{ MAGIC "percpu_pagelist_batch 1\npersisted percpu_pagelist_batch 1\n",
+		  "before the persist line" },
+		{ MAGIC "percpu_pagelist_batch 1\npersist\npersist\n", "persist is recorded twice" },
+		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_size 1\n",
+		  "malformed persisted line" },
+		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch\n",
+		  "malformed persisted line" },
+		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch 1\n"
+			"persisted percpu_pagelist_batch 2\n", "recorded twice" },
+		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch x\n",
+		  "invalid value" },
+		{ "pcpctl journal v2\npercpu_pagelist_batch 1\n", "does not start with" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[JOURNAL_MAX + 1], why[160] = "";
+		size_t len = sealed(cases[i].body, buf, sizeof(buf));
+		struct journal j;
+
+		if (journal_parse(buf, len, &j, why, sizeof(why)) != -EBADMSG ||
+		    !strstr(why, cases[i].why))
+			fail_msg("case %zu: \"%s\", expected \"%s\"", i, why, cases[i].why);
+	}
+}
+
+/* A change to any byte of a sealed journal, or its truncation, is caught. */
+static void test_damage(void **state)
+{
+	const struct journal good = {
+		.n = 1, .sysctl = { SYSCTL_BATCH }, .old = { 63 }, .persist = true,
+		.persisted = { .have = { [SYSCTL_BATCH] = true }, .value = { [SYSCTL_BATCH] = 310 } },
+	};
+	char text[JOURNAL_MAX + 1];
+	size_t len = journal_format(&good, text, sizeof(text));
+
+	(void)state;
+	for (size_t at = 0; at < len; at++) {
+		char buf[JOURNAL_MAX + 1], why[160];
+		struct journal j;
+
+		memcpy(buf, text, len + 1);
+		buf[at] ^= 0x01;
+		assert_int_equal(journal_parse(buf, len, &j, why, sizeof(why)), -EBADMSG);
+		memcpy(buf, text, len + 1);
+		buf[at] = '\0';
+		assert_int_equal(journal_parse(buf, at, &j, why, sizeof(why)), -EBADMSG);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_damage),
+	};
+
+	return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
+}
