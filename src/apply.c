@@ -70,12 +70,13 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 	return -EPROTO;
 }
 
-static int verify_zone(const char *root, enum pcp_era era, const struct expectation *ex,
-		       const struct zi_zone *z, char *why, size_t whylen)
+/* The zone's pagesets against what the kernel computes with low watermark low. */
+static int check_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	struct pcp_zone_input in = {
-		.era = era, .managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW],
+		.era = era, .managed = z->field[ZI_MANAGED], .low = low,
 		.fraction = ex->have[fs] ? ex->value[fs] : 0,
 	};
 	int want_batch = -1;
@@ -113,11 +114,44 @@ static int verify_zone(const char *root, enum pcp_era era, const struct expectat
 }
 
 /*
+ * The kernel computes high from the low watermark as it is when the sysctl
+ * is written, boost included; zoneinfo prints the watermark and the boost
+ * as they are now, and kswapd raises and clears the boost at any time.  So
+ * the zone is right if it matches the watermark with the boost it has now,
+ * with the boost it had before the change (before: the same zone then, or
+ * NULL), or with none.  A mismatch is described for the boost it has now.
+ */
+static int verify_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+		       const struct zi_zone *z, const struct zi_zone *before, char *why,
+		       size_t whylen)
+{
+	uint64_t boost = z->field[ZI_BOOST] <= z->field[ZI_LOW] ? z->field[ZI_BOOST] : 0;
+	uint64_t base = z->field[ZI_LOW] - boost;
+	const uint64_t lows[] = { base + boost, base + (before ? before->field[ZI_BOOST] : 0), base };
+	char other[200];
+	int rc = check_zone(root, era, ex, z, lows[0], why, whylen);
+
+	for (size_t i = 1; i < sizeof(lows) / sizeof(lows[0]) && rc == -EPROTO; i++)
+		if (lows[i] != lows[0] && check_zone(root, era, ex, z, lows[i], other,
+						     sizeof(other)) == 0)
+			rc = 0;
+	return rc;
+}
+
+static const struct zi_zone *same_zone(const struct zoneinfo *zi, const struct zi_zone *z)
+{
+	for (size_t i = 0; zi && i < zi->nzones; i++)
+		if (zi->zones[i].node == z->node && strcmp(zi->zones[i].name, z->name) == 0)
+			return &zi->zones[i];
+	return NULL;
+}
+
+/*
  * Read the targeted sysctls back and check every populated zone's pagesets
  * against what this kernel computes from them.  On a mismatch says why.
  */
 static int verify(struct kernel *k, enum pcp_era era, const struct expectation *ex,
-		  struct zoneinfo *zi, char *why, size_t whylen)
+		  const struct zoneinfo *before, struct zoneinfo *zi, char *why, size_t whylen)
 {
 	int rc;
 
@@ -146,7 +180,8 @@ static int verify(struct kernel *k, enum pcp_era era, const struct expectation *
 	for (size_t i = 0; i < zi->nzones; i++) {
 		if (!zi->zones[i].npagesets)
 			continue;
-		rc = verify_zone(k->root, era, ex, &zi->zones[i], why, whylen);
+		rc = verify_zone(k->root, era, ex, &zi->zones[i], same_zone(before, &zi->zones[i]),
+				 why, whylen);
 		if (rc) {
 			zoneinfo_free(zi);
 			return rc;
@@ -192,7 +227,7 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 	if (!failed) {
 		char why[200];
 
-		rc = verify(k, era, &ex, &zi, why, sizeof(why));
+		rc = verify(k, era, &ex, NULL, &zi, why, sizeof(why));
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
@@ -340,7 +375,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 
 	if (res->nwrites == 0) {
 		/* Writing the value already set recomputes nothing: leave the kernel alone. */
-		rc = verify(k, era, &want, &res->zi_after, why, sizeof(why));
+		rc = verify(k, era, &want, &res->zi_before, &res->zi_after, why, sizeof(why));
 		res->verified = rc == 0;
 		if (rc)
 			pcp_warn("already set, but zoneinfo disagrees: %s", why);
@@ -368,7 +403,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 			}
 		}
 		checkpoint(k, "verify");
-		rc = verify(k, era, &want, &res->zi_after, why, sizeof(why));
+		rc = verify(k, era, &want, &res->zi_before, &res->zi_after, why, sizeof(why));
 		if (rc) {
 			pcp_error("verification failed: %s", why);
 			goto undo;

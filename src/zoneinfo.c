@@ -433,7 +433,7 @@ static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const c
 			      const char *end)
 {
 	static const char *const names[ZI_NZONE_FIELDS] = {
-		"pages free", "min", "low", "high", "spanned", "present", "managed"
+		"pages free", "min", "low", "high", "spanned", "present", "managed", "boost"
 	};
 
 	/* Per-node stats and later blocks may reuse these words; only the zone head counts. */
@@ -489,6 +489,8 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 	case 'b':
 		if ((t = KEY(s, end, "batch:")))
 			return pageset_field(p, ZI_BATCH, t, end);
+		if ((t = KEY(s, end, "boost ")))
+			return zone_field(p, ZI_BOOST, t, end);
 		break;
 	case 'p':
 		if ((t = KEY(s, end, "pages free ")))

@@ -35,6 +35,7 @@ enum zi_zone_field {
 	ZI_SPANNED,
 	ZI_PRESENT,
 	ZI_MANAGED,
+	ZI_BOOST,		/* watermark boost, already part of min, low and high; 5.0+ */
 	ZI_NZONE_FIELDS
 };
 

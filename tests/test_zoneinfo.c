@@ -144,6 +144,27 @@ static void test_newest_mainline_extra_lines(void **state)
 	zoneinfo_free(&zi);
 }
 
+/* The watermark boost is read from the zone head (5.0+); without the line it is 0. */
+static void test_watermark_boost(void **state)
+{
+	static const char boosted[] =
+		"Node 0, zone   Normal\n  pages free     10\n        boost    12\n"
+		"        min      1\n        low      14\n        high     15\n        spanned  99\n"
+		"        present  99\n        managed  90\n  pagesets\n" CPU(0, 5) TAIL;
+	static const char plain[] = HEAD CPU(0, 5) TAIL;
+	struct zoneinfo zi;
+	struct zi_error err;
+
+	(void)state;
+	assert_int_equal(zoneinfo_parse(boosted, sizeof(boosted) - 1, &zi, &err), 0);
+	assert_int_equal(zi.zones[0].field[ZI_BOOST], 12);
+	assert_int_equal(zi.zones[0].field[ZI_LOW], 14);
+	zoneinfo_free(&zi);
+	assert_int_equal(zoneinfo_parse(plain, sizeof(plain) - 1, &zi, &err), 0);
+	assert_int_equal(zi.zones[0].field[ZI_BOOST], 0);
+	zoneinfo_free(&zi);
+}
+
 /* A later record laid out differently from the first still parses, line by line. */
 static void test_records_differ(void **state)
 {
@@ -444,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_live_6_18),
 		cmocka_unit_test(test_4_14_sparse_cpus),
 		cmocka_unit_test(test_newest_mainline_extra_lines),
+		cmocka_unit_test(test_watermark_boost),
 		cmocka_unit_test(test_records_differ),
 		cmocka_unit_test(test_damage_among_records),
 		cmocka_unit_test(test_many_cpus_and_nodes),

@@ -9,6 +9,8 @@
  *   fail-write K ERRNO      the K-th write (counted in DIR/sim/writes) fails
  *   mismatch-after-write K  the K-th write leaves one pageset off by one
  *   mismatch-always         every write does
+ *   boost-after-write K N   after the K-th write kswapd moves every zone's
+ *                           watermark boost by N pages (N < 0 clears it)
  *   crash STEP              SIGKILL at the transaction checkpoint STEP
  *   sleep STEP SECONDS      pause there (to hold the lock)
  */
@@ -190,7 +192,7 @@ static void recompute_zone(const struct kernel *k, enum pcp_era era, const long 
  * that every other line of the capture stays as the real kernel printed it.
  */
 static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
-			    const struct zoneinfo *zi)
+			    const struct zoneinfo *zi, long boost)
 {
 	static const struct {
 		const char *key;
@@ -219,6 +221,16 @@ static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
 		} else if (strncmp(s, "cpu:", 4) == 0) {
 			pageset++;
 		}
+		/* The boost is part of the low watermark that zoneinfo prints. */
+		if (boost && !pageset && seen_zone &&
+		    (strncmp(s, "low ", 4) == 0 || strncmp(s, "boost ", 6) == 0)) {
+			const char *num = s + strcspn(s, "0123456789");
+
+			memcpy(out + o, p, (size_t)(num - p));
+			o += (size_t)(num - p);
+			o += (size_t)sprintf(out + o, "%ld\n", strtol(num, NULL, 10) + boost);
+			done = true;
+		}
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && pageset && !done; i++) {
 			size_t kl = strlen(keys[i].key);
 			const char *num;
@@ -244,7 +256,7 @@ static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
 	return rc;
 }
 
-static int recompute(struct kernel *k, bool mismatch)
+static int recompute(struct kernel *k, bool mismatch, long boost)
 {
 	long value[NSYSCTLS];
 	bool have[NSYSCTLS];
@@ -282,7 +294,7 @@ static int recompute(struct kernel *k, bool mismatch)
 				break;
 			}
 	}
-	rc = rewrite_zoneinfo(k, text, len, &zi);
+	rc = rewrite_zoneinfo(k, text, len, &zi, boost);
 	zoneinfo_free(&zi);
 	free(text);
 	return rc;
@@ -291,7 +303,7 @@ static int recompute(struct kernel *k, bool mismatch)
 static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 {
 	long n = next_write_number(k), current;
-	char nth[32], rest[64];
+	char nth[32], rest[64], boost[64];
 	char *rel, buf[32];
 	int rc;
 
@@ -314,7 +326,9 @@ static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	if (rc)
 		return rc;
 	return recompute(k, fault(k, "mismatch-always", NULL, NULL, 0) ||
-			    fault(k, "mismatch-after-write", nth, NULL, 0));
+			    fault(k, "mismatch-after-write", nth, NULL, 0),
+			 fault(k, "boost-after-write", nth, boost, sizeof(boost)) ?
+			 strtol(boost, NULL, 10) : 0);
 }
 
 static void sim_checkpoint(struct kernel *k, const char *step)
