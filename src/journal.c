@@ -209,14 +209,6 @@ int journal_write(const char *root, const struct journal *j)
 	return rc;
 }
 
-static int sysctl_by_name(const char *name)
-{
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (strcmp(name, sysctl_name(s)) == 0)
-			return s;
-	return -1;
-}
-
 /* "NAME VALUE" of a "persisted" line: a setting the sysctl.d file held. */
 static int parse_persisted(char *text, struct journal *j, char *why, size_t whylen)
 {

@@ -24,6 +24,14 @@ const char *sysctl_name(enum pcp_sysctl s)
 	return names[s];
 }
 
+int sysctl_by_name(const char *name)
+{
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (strcmp(name, names[s]) == 0)
+			return s;
+	return -1;
+}
+
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s)
 {
 	char *path;

@@ -51,6 +51,8 @@ int kernel_open_zoneinfo_file(struct kernel *k);
 int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value);
 
 const char *sysctl_name(enum pcp_sysctl s);
+/* The sysctl named name (without "vm."), or -1. */
+int sysctl_by_name(const char *name);
 /* The full path of a sysctl under the kernel's root; malloc'ed. */
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s);
 /* Parse a sysctl file's content ("8\n"); 0 or -EINVAL. */

@@ -57,10 +57,9 @@ int persist_read(const char *root, struct persisted *p)
 
 		if (sscanf(line, "vm.%63s = %31s", key, value) != 2)
 			continue;
-		for (s = 0; s < NSYSCTLS; s++)
-			if (strcmp(key, sysctl_name(s)) == 0 &&
-			    parse_long(value, 0, INT_MAX, &p->value[s]) == 0)
-				p->have[s] = true;
+		s = sysctl_by_name(key);
+		if (s >= 0 && parse_long(value, 0, INT_MAX, &p->value[s]) == 0)
+			p->have[s] = true;
 	}
 	free(path);
 	return 0;
