@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "plot.h"
@@ -188,10 +189,31 @@ static int cmp_x(const void *a, const void *b, void *arg)
 	return (xa > xb) - (xa < xb);
 }
 
+/* An axis's tick marks and labels: below the x axis, or left of the y axis (vertical). */
+static void write_ticks(FILE *out, const struct axis *a, bool vertical)
+{
+	char buf[64];
+
+	fprintf(out, "<g class=\"%s\" font-size=\"12\" text-anchor=\"%s\">\n",
+		vertical ? "yticks" : "xticks", vertical ? "end" : "middle");
+	for (int k = 0; k < axis_nticks(a); k++) {
+		double v = axis_tick(a, k), p = axis_map(a, v);
+		/* The mark runs out from the axis; the label stands beyond it. */
+		double x1 = vertical ? LEFT - 5 : p, y1 = vertical ? p : H - BOTTOM;
+		double x2 = vertical ? LEFT : p, y2 = vertical ? p : H - BOTTOM + 5;
+		double tx = vertical ? LEFT - 8 : p, ty = vertical ? p + 4 : H - BOTTOM + 20;
+
+		fmt_num(buf, sizeof(buf), v, axis_scale(a), a->step);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
+			x1, y1, x2, y2);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", tx, ty, buf);
+	}
+	fputs("</g>\n", out);
+}
+
 static void write_axes(FILE *out, const struct axis *ax, const struct axis *ay,
 		       const char *xlabel, const char *ylabel)
 {
-	char buf[64];
 	int k, nt;
 
 	fputs("<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
@@ -211,31 +233,8 @@ static void write_axes(FILE *out, const struct axis *ax, const struct axis *ay,
 		LEFT, TOP, LEFT, H - BOTTOM);
 	fputs("</g>\n", out);
 
-	fputs("<g class=\"xticks\" font-size=\"12\" text-anchor=\"middle\">\n", out);
-	nt = axis_nticks(ax);
-	for (k = 0; k < nt; k++) {
-		double v = axis_tick(ax, k), x = axis_map(ax, v);
-
-		fmt_num(buf, sizeof(buf), v, axis_scale(ax), ax->step);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
-			x, H - BOTTOM, x, H - BOTTOM + 5);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			x, H - BOTTOM + 20, buf);
-	}
-	fputs("</g>\n", out);
-
-	fputs("<g class=\"yticks\" font-size=\"12\" text-anchor=\"end\">\n", out);
-	nt = axis_nticks(ay);
-	for (k = 0; k < nt; k++) {
-		double v = axis_tick(ay, k), y = axis_map(ay, v);
-
-		fmt_num(buf, sizeof(buf), v, axis_scale(ay), ay->step);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
-			LEFT - 5, y, LEFT, y);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			LEFT - 8, y + 4, buf);
-	}
-	fputs("</g>\n", out);
+	write_ticks(out, ax, false);
+	write_ticks(out, ay, true);
 
 	fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\">",
 		(LEFT + W - RIGHT) / 2, H - 20);
