@@ -144,7 +144,7 @@ char *kernel_release(const struct kernel *k)
 
 /*
  * Page-aligned: the kernel copies file data out of whole pages, and on AMD
- * EPYC (Zen) that copy runs about seven times slower into a buffer 8 or 16
+ * EPYC (Zen) that copy runs 6 to 11 times slower into a buffer 8 or 16
  * bytes past a page boundary, which is where malloc puts a block this big
  * (bench/README.md has the figures).
  */
