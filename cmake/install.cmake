@@ -1,4 +1,5 @@
-# Installation and packaging rules (binary, man page, completions, .deb).
+# Installation rules: man page, completions, kernel patches, Ansible collection.
+# The .deb is built from debian/ (dpkg-buildpackage), not here.
 # Included from the top-level CMakeLists.txt after include(GNUInstallDirs).
 
 # The man page, compressed as Debian ships man pages.
@@ -19,7 +20,7 @@ endif()
 
 # bash-completion loads completions on demand from its completionsdir.  Ask
 # its pkg-config file where that is, relative to its prefix, so that the
-# directory follows CMAKE_INSTALL_PREFIX (and CPack's /usr) instead of being
+# directory follows CMAKE_INSTALL_PREFIX instead of being
 # an absolute path of the build machine.
 set(PCPCTL_BASH_COMPLETIONS_DIR "" CACHE STRING
     "Where to install the bash completion (default: from bash-completion's pkg-config file)")
@@ -40,43 +41,17 @@ install(FILES completions/pcpctl.bash DESTINATION ${PCPCTL_BASH_COMPLETIONS_DIR}
 # Debian's zsh searches vendor-completions for packaged completions.
 install(FILES completions/_pcpctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 
-# --- CPack: `cpack -G DEB` in the build directory ------------------------------
-set(CPACK_PACKAGE_NAME pcpctl)
-set(CPACK_PACKAGE_VENDOR "pcpctl")
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "show and tune the page allocator's per-CPU page lists")
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_STRIP_FILES ON)
-set(CPACK_SOURCE_IGNORE_FILES "/build.*/" "/\\\\.git/")
+# The kernel patches, every series (patches/linux-*/), with their README:
+# the messages of `set --batch` and `status` point here (PCPCTL_PATCHDIR).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/patches/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/pcpctl/patches
+        FILES_MATCHING PATTERN "linux-*/*.patch" PATTERN "README.md")
 
-set(PCPCTL_MAINTAINER "pcpctl maintainers <maintainers@pcpctl.invalid>" CACHE STRING
-    "Maintainer field of the .deb")
-set(CPACK_DEBIAN_PACKAGE_MAINTAINER ${PCPCTL_MAINTAINER})
-set(CPACK_DEBIAN_PACKAGE_SECTION admin)
-set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
-# The first line of the control file's Description is the summary above.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-"Every zone of the Linux page allocator keeps a list of free pages per CPU.
-Its batch and high decide how often CPUs contend for the zone lock.
-pcpctl shows them as a table, JSON or shell pairs, per CPU or per zone;
-sets vm.percpu_pagelist_high_fraction and, on kernels with its patch,
-vm.percpu_pagelist_batch as a verified, journaled transaction that rolls
-back on failure, optionally persisted in /etc/sysctl.d; and sweeps a
-workload over batch or fraction values to measure their effect.")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
-
-# Dependencies: dpkg-shlibdeps (dpkg-dev) derives them from the binary's
-# libraries; without it, the libraries pcpctl links, at the versions that
-# dpkg-shlibdeps gives on Debian 12.
-find_program(DPKG_SHLIBDEPS_EXECUTABLE dpkg-shlibdeps)
-if(DPKG_SHLIBDEPS_EXECUTABLE)
-  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libc6 (>= 2.36), libcap2 (>= 1:2.26), libpopt0 (>= 1.14), libsmartcols1 (>= 2.33)")
-endif()
-
-include(CPack)
+# The Ansible collection pcpctl.pcpctl where ansible-core looks by default
+# (its COLLECTIONS_PATHS includes /usr/share/ansible/collections), so that a
+# playbook calls pcpctl.pcpctl.pcpctl with no configuration.
+set(PCPCTL_ANSIBLE_COLLECTIONS_DIR ${CMAKE_INSTALL_DATADIR}/ansible/collections CACHE STRING
+    "Where to install the Ansible collection pcpctl.pcpctl (its ansible_collections/ parent)")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/ansible/
+        DESTINATION ${PCPCTL_ANSIBLE_COLLECTIONS_DIR}/ansible_collections/pcpctl/pcpctl
+        PATTERN "tests" EXCLUDE PATTERN "__pycache__" EXCLUDE PATTERN "*.tar.gz" EXCLUDE)

@@ -294,8 +294,7 @@ static int plan(const struct change_request *req, struct change_result *res,
 
 	if (set_batch && !res->have[SYSCTL_BATCH]) {
 		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
-			  "(patches/linux-*/0001-mm-page_alloc-add-percpu_pagelist_batch-sysctl.patch) "
-			  "or change only --fraction");
+			  "from " PCPCTL_PATCHDIR "/ or change only --fraction");
 		return EXIT_NOIFACE;
 	}
 	if (set_fraction && !res->have[fs]) {

@@ -11,7 +11,7 @@
 
 /* Why a sysctl can be missing, for the human-readable status. */
 static const char *const missing_reason[NSYSCTLS] = {
-	[SYSCTL_BATCH] = "not available: needs the pcpctl kernel patch",
+	[SYSCTL_BATCH] = "not available: needs the kernel patch in " PCPCTL_PATCHDIR "/",
 	[SYSCTL_HIGH_FRACTION] = "not available: added in Linux 5.14",
 	[SYSCTL_FRACTION] = "not available: removed in Linux 5.14",
 };

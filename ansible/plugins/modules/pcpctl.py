@@ -1,5 +1,8 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, pcpctl maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Ansible module for pcpctl(8): set or reset the page allocator's per-CPU
 # page list settings on the target through `pcpctl ... --json`.
 
@@ -28,7 +31,7 @@ description:
     4 insufficient privilege, 1 failed and rolled back, 5 rollback failed).
 version_added: "0.1.0"
 author:
-  - pcpctl maintainers
+  - pcpctl maintainers (@pcpctl)
 requirements:
   - pcpctl on the target (see I(executable))
   - root on the target (C(become)) to change the settings; check mode needs no privilege
@@ -91,32 +94,32 @@ notes:
 
 EXAMPLES = r'''
 - name: Let the pcp lists of a zone hold up to 1/8 of it, now and at boot
-  pcpctl:
+  pcpctl.pcpctl.pcpctl:
     fraction: 8
     persist: true
   become: true
 
 - name: Set batch and fraction on kernels with the pcpctl patch
-  pcpctl:
+  pcpctl.pcpctl.pcpctl:
     batch: 310
     fraction: 8
     persist: true
   become: true
 
 - name: Back to the kernel's defaults, now and at boot
-  pcpctl:
+  pcpctl.pcpctl.pcpctl:
     state: reset
     persist: true
   become: true
 
 - name: See what would change (runs pcpctl set --dry-run)
-  pcpctl:
+  pcpctl.pcpctl.pcpctl:
     fraction: 16
   check_mode: true
   register: would
 
 - name: A pcpctl outside PATH
-  pcpctl:
+  pcpctl.pcpctl.pcpctl:
     fraction: 8
     executable: /opt/pcpctl/sbin/pcpctl
   become: true
