@@ -99,6 +99,69 @@ int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
 	return rc;
 }
 
+static const char *const vm_names[NVMCOUNTERS] = {
+	[VM_PGALLOC_DMA] = "pgalloc_dma",
+	[VM_PGALLOC_DMA32] = "pgalloc_dma32",
+	[VM_PGALLOC_NORMAL] = "pgalloc_normal",
+	[VM_PGALLOC_HIGH] = "pgalloc_high",
+	[VM_PGALLOC_MOVABLE] = "pgalloc_movable",
+	[VM_PGFREE] = "pgfree",
+};
+
+const char *vm_counter_name(enum vm_counter v)
+{
+	return vm_names[v];
+}
+
+int vmstat_parse(const char *text, struct vm_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (const char *line = text; *line; ) {
+		size_t len = strcspn(line, "\n");
+		size_t name_len = strcspn(line, " ");
+
+		/* "name value": anything else is a file that is not vmstat. */
+		if (name_len >= len || name_len == 0)
+			return -EINVAL;
+		for (int v = 0; v < NVMCOUNTERS; v++) {
+			char num[24];
+			char *end;
+
+			if (strlen(vm_names[v]) != name_len || strncmp(line, vm_names[v], name_len))
+				continue;
+			if (len - name_len - 1 >= sizeof(num) || len - name_len - 1 == 0)
+				return -EINVAL;
+			memcpy(num, line + name_len + 1, len - name_len - 1);
+			num[len - name_len - 1] = '\0';
+			errno = 0;
+			c->value[v] = strtoull(num, &end, 10);
+			if (errno || *end || num[0] < '0' || num[0] > '9')
+				return -EINVAL;
+			c->present |= 1u << v;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+}
+
+int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
+{
+	char *path = sysroot_path(k->root, PATH_VMSTAT);
+	char *text;
+	size_t len;
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = read_whole_file(path, &text, &len);
+	free(path);
+	if (rc)
+		return rc;
+	rc = vmstat_parse(text, c);
+	free(text);
+	return rc;
+}
+
 int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSCTLS])
 {
 	int rc = 0;
