@@ -40,6 +40,18 @@ install(FILES completions/pcpctl.bash DESTINATION ${PCPCTL_BASH_COMPLETIONS_DIR}
 # Debian's zsh searches vendor-completions for packaged completions.
 install(FILES completions/_pcpctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 
+# The textfile export's service and timer, installed disabled: an admin
+# enables the timer (man page, README).  lib/systemd/system under the prefix
+# is where systemd looks for /usr and /usr/local units alike.
+set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING
+    "Where to install pcpctl-textfile.service and .timer, relative to the prefix")
+set(SBINDIR ${CMAKE_INSTALL_FULL_SBINDIR})
+configure_file(systemd/pcpctl-textfile.service.in
+               ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service
+              systemd/pcpctl-textfile.timer
+        DESTINATION ${PCPCTL_SYSTEMD_UNIT_DIR})
+
 # --- CPack: `cpack -G DEB` in the build directory ------------------------------
 set(CPACK_PACKAGE_NAME pcpctl)
 set(CPACK_PACKAGE_VENDOR "pcpctl")
