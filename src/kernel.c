@@ -127,7 +127,7 @@ int vmstat_parse(const char *text, struct vm_counters *c)
 			char num[24];
 			char *end;
 
-			if (strlen(vm_names[v]) != name_len || strncmp(line, vm_names[v], name_len))
+			if (strlen(vm_names[v]) != name_len || strncmp(line, vm_names[v], name_len) != 0)
 				continue;
 			if (len - name_len - 1 >= sizeof(num) || len - name_len - 1 == 0)
 				return -EINVAL;

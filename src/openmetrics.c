@@ -48,12 +48,13 @@ static unsigned long long zone_value(const struct zi_zone *z, enum zone_metric m
 		[ZM_BATCH] = ZI_BATCH, [ZM_HIGH] = ZI_HIGH,
 		[ZM_HIGH_MIN] = ZI_HIGH_MIN, [ZM_HIGH_MAX] = ZI_HIGH_MAX,
 	};
-	unsigned long long pages = 0;
 	int lo, hi;
 
 	if (m == ZM_CPUS)
 		return z->npagesets;
 	if (m == ZM_PAGES) {
+		unsigned long long pages = 0;
+
 		for (size_t j = 0; j < z->npagesets; j++)
 			pages += (unsigned long long)z->pagesets[j].value[ZI_COUNT];
 		return pages;
