@@ -81,17 +81,24 @@ int kernel_open_zoneinfo_file(struct kernel *k)
 	return fd < 0 ? -errno : fd;
 }
 
-int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
+/* Read the file at path, a malloc'ed path (NULL: out of memory) that this frees. */
+static int read_path(char *path, char **text)
 {
-	char *path = sysctl_path(k, s);
-	char *text;
 	size_t len;
 	int rc;
 
 	if (!path)
 		return -ENOMEM;
-	rc = read_whole_file(path, &text, &len);
+	rc = read_whole_file(path, text, &len);
 	free(path);
+	return rc;
+}
+
+int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
+{
+	char *text;
+	int rc = read_path(sysctl_path(k, s), &text);
+
 	if (rc)
 		return rc;
 	rc = sysctl_parse_value(text, value);
@@ -146,15 +153,9 @@ int vmstat_parse(const char *text, struct vm_counters *c)
 
 int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
 {
-	char *path = sysroot_path(k->root, PATH_VMSTAT);
 	char *text;
-	size_t len;
-	int rc;
+	int rc = read_path(sysroot_path(k->root, PATH_VMSTAT), &text);
 
-	if (!path)
-		return -ENOMEM;
-	rc = read_whole_file(path, &text, &len);
-	free(path);
 	if (rc)
 		return rc;
 	rc = vmstat_parse(text, c);

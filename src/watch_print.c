@@ -144,6 +144,13 @@ static void json_alloc_rates(FILE *out, const struct watch_sample *prev,
 	fputc('}', out);
 }
 
+/* The start of a zone's or a pageset's object: {"node":N,"zone":"NAME" */
+static void json_zone_start(FILE *out, bool first, const struct watch_zone *z)
+{
+	fprintf(out, "%s{\"node\":%d,\"zone\":", first ? "" : ",", z->node);
+	json_string(out, z->name);
+}
+
 void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
 		      bool per_cpu)
 {
@@ -167,8 +174,7 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		const struct watch_zone *z = &cur->zones[c->zone];
 		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
 
-		fprintf(out, "%s{\"node\":%d,\"zone\":", i ? "," : "", z->node);
-		json_string(out, z->name);
+		json_zone_start(out, i == 0, z);
 		fprintf(out, ",\"cpu\":%d,\"count\":%d,\"count_change\":", c->cpu, c->count);
 		json_change(out, have_change, d);
 		fputs(",\"fill_pct\":", out);
@@ -179,8 +185,7 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		const struct watch_zone *z = &cur->zones[i];
 		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
 
-		fprintf(out, "%s{\"node\":%d,\"zone\":", i ? "," : "", z->node);
-		json_string(out, z->name);
+		json_zone_start(out, i == 0, z);
 		fprintf(out, ",\"cpus\":%zu,\"pages\":%llu,\"pages_change\":", z->cpus, z->pages);
 		json_change(out, have_change, d);
 		fputs(",\"fill_mean_pct\":", out);

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # Shared by the export tests: fixture trees and the Debian packages they use.
 
 fixtures=$(cd "$(dirname "${BASH_SOURCE[0]}")/../fixtures/zoneinfo" && pwd)
