@@ -129,26 +129,31 @@ int vmstat_parse(const char *text, struct vm_counters *c)
 
 		/* "name value": anything else is a file that is not vmstat. */
 		if (name_len >= len || name_len == 0)
-			return -EINVAL;
+			goto bad;
 		for (int v = 0; v < NVMCOUNTERS; v++) {
+			size_t num_len = len - name_len - 1;
 			char num[24];
 			char *end;
 
 			if (strlen(vm_names[v]) != name_len || strncmp(line, vm_names[v], name_len) != 0)
 				continue;
-			if (len - name_len - 1 >= sizeof(num) || len - name_len - 1 == 0)
-				return -EINVAL;
-			memcpy(num, line + name_len + 1, len - name_len - 1);
-			num[len - name_len - 1] = '\0';
+			if (num_len == 0 || num_len >= sizeof(num))
+				goto bad;
+			memcpy(num, line + name_len + 1, num_len);
+			num[num_len] = '\0';
 			errno = 0;
 			c->value[v] = strtoull(num, &end, 10);
 			if (errno || *end || num[0] < '0' || num[0] > '9')
-				return -EINVAL;
+				goto bad;
 			c->present |= 1u << v;
 		}
 		line += len + (line[len] == '\n');
 	}
 	return 0;
+bad:
+	/* Nothing of a damaged file counts. */
+	memset(c, 0, sizeof(*c));
+	return -EINVAL;
 }
 
 int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
