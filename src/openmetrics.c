@@ -64,8 +64,8 @@ static unsigned long long zone_value(const struct zi_zone *z, enum zone_metric m
 }
 
 /*
- * Label values are the kernel's zone names ([A-Za-z0-9]), which need no
- * escaping in either format.
+ * Label values are numbers and zone names, which the parser takes only of
+ * letters, digits and '_': nothing to escape in either format.
  */
 static void zone_labels(FILE *out, const char *name, const struct zi_zone *z)
 {
