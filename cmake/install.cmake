@@ -47,6 +47,18 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/patches/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pcpctl/patches
         FILES_MATCHING PATTERN "linux-*/*.patch" PATTERN "README.md")
 
+# The textfile export's service and timer, installed disabled: an admin
+# enables the timer (man page, README).  lib/systemd/system under the prefix
+# is where systemd looks for /usr and /usr/local units alike.
+set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING
+    "Where to install pcpctl-textfile.service and .timer, relative to the prefix")
+set(SBINDIR ${CMAKE_INSTALL_FULL_SBINDIR})
+configure_file(systemd/pcpctl-textfile.service.in
+               ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service
+              systemd/pcpctl-textfile.timer
+        DESTINATION ${PCPCTL_SYSTEMD_UNIT_DIR})
+
 # The Ansible collection pcpctl.pcpctl where ansible-core looks by default
 # (its COLLECTIONS_PATHS includes /usr/share/ansible/collections), so that a
 # playbook calls pcpctl.pcpctl.pcpctl with no configuration.

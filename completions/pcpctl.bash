@@ -34,9 +34,9 @@ _pcpctl()
 	local -a summary_cols=(NODE ZONE CPUS PAGES MAXCOUNT MIB BATCH HIGH FREE_PCT MANAGED
 		BATCH_MIN BATCH_MAX HIGH_LO HIGH_HI)
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
-	local commands='show status set reset rollback sweep'
+	local commands='show status set reset rollback sweep export'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--interval|--count)'
 
 	# Find the command, whether -s/--summary was given, and "--" (sweep's COMMAND).
 	local cmd='' summary='' i w skip=''
@@ -72,7 +72,10 @@ _pcpctl()
 
 	case $prev in
 	-o | --output)
-		if [[ $summary ]]; then
+		# export writes a file; show takes columns.
+		if [[ $cmd == export ]]; then
+			_filedir
+		elif [[ $summary ]]; then
 			_pcpctl_comma_list --plus "${summary_cols[@]}"
 		else
 			_pcpctl_comma_list --plus "${show_cols[@]}"
@@ -91,7 +94,8 @@ _pcpctl()
 		_filedir
 		return
 		;;
-	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric)
+	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | \
+	--interval | --count)
 		# Numbers, lists and a regular expression: nothing to offer.
 		return
 		;;
@@ -102,11 +106,16 @@ _pcpctl()
 	local -a opts
 	case $cmd in
 	show) opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
-		--cpu -s --summary) ;;
+		--cpu -s --summary --per-cpu --interval --count) ;;
 	status | rollback) opts=() ;;
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot) ;;
+	export)
+		# Prometheus text only: no --json.
+		common=(--sysroot -h --help -V --version)
+		opts=(-o --output --per-cpu)
+		;;
 	'')
 		if [[ $cur != -* ]]; then
 			COMPREPLY=($(compgen -W "$commands" -- "$cur"))
@@ -114,8 +123,8 @@ _pcpctl()
 		fi
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
-			--cpu -s --summary --batch --fraction --dry-run --persist --tasks --duration
-			--warmup --runs --metric --csv --plot)
+			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
+			--persist --tasks --duration --warmup --runs --metric --csv --plot)
 		;;
 	*) return ;;
 	esac

@@ -81,20 +81,89 @@ int kernel_open_zoneinfo_file(struct kernel *k)
 	return fd < 0 ? -errno : fd;
 }
 
-int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
+/* Read the file at path, a malloc'ed path (NULL: out of memory) that this frees. */
+static int read_path(char *path, char **text)
 {
-	char *path = sysctl_path(k, s);
-	char *text;
 	size_t len;
 	int rc;
 
 	if (!path)
 		return -ENOMEM;
-	rc = read_whole_file(path, &text, &len);
+	rc = read_whole_file(path, text, &len);
 	free(path);
+	return rc;
+}
+
+int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
+{
+	char *text;
+	int rc = read_path(sysctl_path(k, s), &text);
+
 	if (rc)
 		return rc;
 	rc = sysctl_parse_value(text, value);
+	free(text);
+	return rc;
+}
+
+static const char *const vm_names[NVMCOUNTERS] = {
+	[VM_PGALLOC_DMA] = "pgalloc_dma",
+	[VM_PGALLOC_DMA32] = "pgalloc_dma32",
+	[VM_PGALLOC_NORMAL] = "pgalloc_normal",
+	[VM_PGALLOC_HIGH] = "pgalloc_high",
+	[VM_PGALLOC_MOVABLE] = "pgalloc_movable",
+	[VM_PGFREE] = "pgfree",
+};
+
+const char *vm_counter_name(enum vm_counter v)
+{
+	return vm_names[v];
+}
+
+int vmstat_parse(const char *text, struct vm_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (const char *line = text; *line; ) {
+		size_t len = strcspn(line, "\n");
+		size_t name_len = strcspn(line, " ");
+
+		/* "name value": anything else is a file that is not vmstat. */
+		if (name_len >= len || name_len == 0)
+			goto bad;
+		for (int v = 0; v < NVMCOUNTERS; v++) {
+			size_t num_len = len - name_len - 1;
+			char num[24];
+			char *end;
+
+			if (strlen(vm_names[v]) != name_len || strncmp(line, vm_names[v], name_len) != 0)
+				continue;
+			if (num_len == 0 || num_len >= sizeof(num))
+				goto bad;
+			memcpy(num, line + name_len + 1, num_len);
+			num[num_len] = '\0';
+			errno = 0;
+			c->value[v] = strtoull(num, &end, 10);
+			if (errno || *end || num[0] < '0' || num[0] > '9')
+				goto bad;
+			c->present |= 1u << v;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+bad:
+	/* Nothing of a damaged file counts. */
+	memset(c, 0, sizeof(*c));
+	return -EINVAL;
+}
+
+int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
+{
+	char *text;
+	int rc = read_path(sysroot_path(k->root, PATH_VMSTAT), &text);
+
+	if (rc)
+		return rc;
+	rc = vmstat_parse(text, c);
 	free(text);
 	return rc;
 }

@@ -17,6 +17,22 @@ enum pcp_sysctl {
 	NSYSCTLS
 };
 
+/* The counters of /proc/vmstat that the interval mode turns into rates. */
+enum vm_counter {
+	VM_PGALLOC_DMA,
+	VM_PGALLOC_DMA32,
+	VM_PGALLOC_NORMAL,
+	VM_PGALLOC_HIGH,	/* pgalloc_high: the HighMem zones */
+	VM_PGALLOC_MOVABLE,
+	VM_PGFREE,
+	NVMCOUNTERS
+};
+
+struct vm_counters {
+	unsigned long long value[NVMCOUNTERS];
+	unsigned present;	/* bit (1 << enum vm_counter) per counter the kernel has */
+};
+
 struct kernel;
 
 struct kernel_ops {
@@ -25,6 +41,8 @@ struct kernel_ops {
 	/* 0, -ENOENT when this kernel lacks the sysctl, or another negative errno. */
 	int (*read_sysctl)(struct kernel *k, enum pcp_sysctl s, long *value);
 	int (*write_sysctl)(struct kernel *k, enum pcp_sysctl s, long value);
+	/* The vmstat counters: 0, or a negative errno (-ENOENT without the file). */
+	int (*read_vmstat)(struct kernel *k, struct vm_counters *c);
 	/*
 	 * Called between the steps of a transaction, named for the step about
 	 * to run.  Nothing for the live kernel; the simulated one can crash here.
@@ -49,6 +67,12 @@ struct kernel *kernel_new(const char *root, const struct kernel_ops *ops);
 void kernel_free(struct kernel *k);
 int kernel_open_zoneinfo_file(struct kernel *k);
 int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value);
+int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c);
+
+/* The name /proc/vmstat gives a counter ("pgalloc_normal"). */
+const char *vm_counter_name(enum vm_counter v);
+/* Parse /proc/vmstat text; counters it lacks stay out of c->present.  0 or -EINVAL. */
+int vmstat_parse(const char *text, struct vm_counters *c);
 
 const char *sysctl_name(enum pcp_sysctl s);
 /* The sysctl named name (without "vm."), or -1. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "change.h"
+#include "export.h"
 #include "journal.h"
 #include "msg.h"
 #include "privs.h"
@@ -28,11 +29,12 @@ enum {
 	OPT_FRACTION = 1 << 12, OPT_DRY_RUN = 1 << 13, OPT_PERSIST = 1 << 14,
 	OPT_HELP = 1 << 15, OPT_VERSION = 1 << 16, OPT_TASKS = 1 << 17, OPT_DURATION = 1 << 18,
 	OPT_WARMUP = 1 << 19, OPT_RUNS = 1 << 20, OPT_METRIC = 1 << 21, OPT_CSV = 1 << 22,
-	OPT_PLOT = 1 << 23,
+	OPT_PLOT = 1 << 23, OPT_INTERVAL = 1 << 24, OPT_COUNT = 1 << 25, OPT_PER_CPU = 1 << 26,
 };
 
 #define SHOW_OPTS (OPT_JSON | OPT_RAW | OPT_PAIRS | OPT_OUTPUT | OPT_OUTPUT_ALL | \
-		   OPT_NOHEADINGS | OPT_NODE | OPT_ZONE | OPT_CPU | OPT_SUMMARY | OPT_SYSROOT)
+		   OPT_NOHEADINGS | OPT_NODE | OPT_ZONE | OPT_CPU | OPT_SUMMARY | OPT_SYSROOT | \
+		   OPT_INTERVAL | OPT_COUNT | OPT_PER_CPU)
 #define CHANGE_OPTS (OPT_JSON | OPT_SYSROOT | OPT_DRY_RUN | OPT_PERSIST)
 
 static const struct command {
@@ -46,6 +48,7 @@ static const struct command {
 	{ "rollback", OPT_JSON | OPT_SYSROOT },
 	{ "sweep", OPT_JSON | OPT_SYSROOT | OPT_BATCH | OPT_FRACTION | OPT_TASKS | OPT_DURATION |
 		   OPT_WARMUP | OPT_RUNS | OPT_METRIC | OPT_CSV | OPT_PLOT },
+	{ "export", OPT_OUTPUT | OPT_PER_CPU | OPT_SYSROOT },
 };
 
 static void usage(FILE *out)
@@ -57,6 +60,7 @@ static void usage(FILE *out)
 	      " pcpctl [options] reset\n"
 	      " pcpctl [options] rollback\n"
 	      " pcpctl [options] sweep --batch VALUES | --fraction VALUES [-- COMMAND...]\n"
+	      " pcpctl [options] export [--per-cpu] [--output FILE]\n"
 	      "\n"
 	      "Show and tune the page allocator's per-CPU page lists (pcp).\n"
 	      "\n"
@@ -67,6 +71,7 @@ static void usage(FILE *out)
 	      " reset                put batch and fraction back to the kernel's defaults\n"
 	      " rollback             restore what an interrupted set, reset or sweep recorded\n"
 	      " sweep                measure a workload at each value, then restore the settings\n"
+	      " export               pcp lists and sysctls as Prometheus gauges (textfile collector)\n"
 	      "\n"
 	      "Options for show:\n"
 	      " -J, --json           use JSON output format\n"
@@ -79,6 +84,10 @@ static void usage(FILE *out)
 	      "     --zone NAMES     only these zones (DMA, DMA32, Normal, HighMem, Movable, Device)\n"
 	      "     --cpu LIST       only these CPUs (e.g. 0-3,8)\n"
 	      " -s, --summary        one row per populated zone instead of one per CPU\n"
+	      "     --per-cpu        one row per CPU (the default, except with --interval)\n"
+	      "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
+	      "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
+	      "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n"
 	      "\n"
 	      "Options for set and reset:\n"
 	      "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
@@ -102,6 +111,10 @@ static void usage(FILE *out)
 	      "     --plot FILE      also draw throughput against the value as SVG\n"
 	      "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n"
 	      "\n"
+	      "Options for export:\n"
+	      " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
+	      "     --per-cpu        also a series per CPU (label cpu)\n"
+	      "\n"
 	      "Common options:\n"
 	      " -J, --json           JSON output (status, set, reset, rollback too)\n"
 	      "     --sysroot DIR    use DIR/proc, DIR/sys, DIR/run and DIR/etc instead of /\n"
@@ -117,7 +130,7 @@ static const char *const option_names[] = {
 	"--json", "--raw", "--pairs", "--output", "--output-all", "--noheadings", "--node",
 	"--zone", "--cpu", "--summary", "--sysroot", "--batch", "--fraction", "--dry-run",
 	"--persist", "--help", "--version", "--tasks", "--duration", "--warmup", "--runs",
-	"--metric", "--csv", "--plot",
+	"--metric", "--csv", "--plot", "--interval", "--count", "--per-cpu",
 };
 
 static int dispatch(const struct command *cmd, const char *root, struct show_opts *show,
@@ -137,6 +150,8 @@ static int dispatch(const struct command *cmd, const char *root, struct show_opt
 		return cmd_reset(root, change);
 	if (strcmp(cmd->name, "sweep") == 0)
 		return cmd_sweep(root, sweep);
+	if (strcmp(cmd->name, "export") == 0)
+		return cmd_export(root, show->out.columns, show->per_cpu);
 	return cmd_rollback(root, change->json);
 }
 
@@ -162,6 +177,9 @@ int main(int argc, const char **argv)
 		{ "zone", '\0', POPT_ARG_STRING, &show.zones, OPT_ZONE, NULL, NULL },
 		{ "cpu", '\0', POPT_ARG_STRING, &show.cpus, OPT_CPU, NULL, NULL },
 		{ "summary", 's', POPT_ARG_NONE, NULL, OPT_SUMMARY, NULL, NULL },
+		{ "per-cpu", '\0', POPT_ARG_NONE, NULL, OPT_PER_CPU, NULL, NULL },
+		{ "interval", '\0', POPT_ARG_STRING, &show.interval, OPT_INTERVAL, NULL, NULL },
+		{ "count", '\0', POPT_ARG_STRING, &show.count, OPT_COUNT, NULL, NULL },
 		{ "sysroot", '\0', POPT_ARG_STRING, &sysroot, OPT_SYSROOT, NULL, NULL },
 		{ "batch", '\0', POPT_ARG_STRING, &change.batch, OPT_BATCH, NULL, NULL },
 		{ "fraction", '\0', POPT_ARG_STRING, &change.fraction, OPT_FRACTION, NULL, NULL },
@@ -240,6 +258,7 @@ int main(int argc, const char **argv)
 	show.out.format = given & OPT_JSON ? OUT_JSON : given & OPT_RAW ? OUT_RAW :
 			  given & OPT_PAIRS ? OUT_PAIRS : OUT_TABLE;
 	show.summary = given & OPT_SUMMARY;
+	show.per_cpu = given & OPT_PER_CPU;
 	change.json = given & OPT_JSON;
 	change.dry_run = given & OPT_DRY_RUN;
 	change.persist = given & OPT_PERSIST;

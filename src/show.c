@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
+#include "watch.h"
 #include "zoneinfo.h"
 
 enum {
@@ -305,6 +306,35 @@ static int print_summary(const struct zoneinfo *zi, const struct filter *f,
 	return rc;
 }
 
+static bool watch_zone(const void *f, const struct zi_zone *z)
+{
+	return zone_selected(f, z);
+}
+
+static bool watch_cpu(const void *f, int cpu)
+{
+	return cpu_selected(f, cpu);
+}
+
+static int show_interval(const char *root, const struct show_opts *o, const struct filter *f)
+{
+	const struct watch_select sel = { watch_zone, watch_cpu, f };
+	struct watch_opts w = {
+		.per_cpu = o->per_cpu, .json = o->out.format == OUT_JSON,
+		.noheadings = o->out.noheadings,
+	};
+
+	if (o->out.columns || o->out.all_columns || o->out.format == OUT_RAW ||
+	    o->out.format == OUT_PAIRS) {
+		pcp_error("--interval prints fixed columns: it takes --json and --noheadings, "
+			  "not --output, --output-all, --raw or --pairs");
+		return EXIT_USAGE;
+	}
+	if (watch_opts_parse(o->interval, o->count, &w))
+		return EXIT_USAGE;
+	return watch_run(root, &w, &sel);
+}
+
 int cmd_show(const char *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
@@ -324,8 +354,21 @@ int cmd_show(const char *root, const struct show_opts *o)
 			  (int)strcspn(bad, ","), bad);
 		return EXIT_USAGE;
 	}
+	if (o->per_cpu && o->summary) {
+		pcp_error("--per-cpu and --summary are mutually exclusive");
+		return EXIT_USAGE;
+	}
+	if (o->count && !o->interval) {
+		pcp_error("--count needs --interval");
+		return EXIT_USAGE;
+	}
 	if (filter_make(o, &f))
 		return EXIT_USAGE;
+	if (o->interval) {
+		rc = show_interval(root, o, &f);
+		filter_free(&f);
+		return rc;
+	}
 	k = kernel_open(root);
 	if (!k) {
 		filter_free(&f);

@@ -12,6 +12,9 @@ struct show_opts {
 	const char *zones;	/* --zone NAME[,NAME] */
 	const char *cpus;	/* --cpu LIST */
 	bool summary;
+	bool per_cpu;		/* --per-cpu: one row per CPU, also with --interval */
+	const char *interval;	/* --interval SEC: sample until stopped or --count */
+	const char *count;	/* --count N */
 };
 
 int cmd_show(const char *root, const struct show_opts *opts);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define PATH_ZONEINFO		"/proc/zoneinfo"
+#define PATH_VMSTAT		"/proc/vmstat"
 #define PATH_OSRELEASE		"/proc/sys/kernel/osrelease"
 #define PATH_SYSCTL_VM		"/proc/sys/vm/"
 #define PATH_RUN_DIR		"/run/pcpctl"

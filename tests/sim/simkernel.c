@@ -345,6 +345,7 @@ static void sim_checkpoint(struct kernel *k, const char *step)
 
 static const struct kernel_ops sim_ops = {
 	.open_zoneinfo = kernel_open_zoneinfo_file,
+	.read_vmstat = kernel_read_vmstat_file,
 	.read_sysctl = kernel_read_sysctl_file,
 	.write_sysctl = sim_write_sysctl,
 	.checkpoint = sim_checkpoint,

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interval mode's two outputs: fixed-width rows under one header, as
+ * vmstat(8) prints them (a table of libsmartcols would size its columns to
+ * each block and shift between intervals), and JSON Lines.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "watch.h"
+
+#define SUMMARY_FMT "%-8s %4s %-7s %5s %9s %8s %6s %8s %9s %11s %10s %10s\n"
+#define PER_CPU_FMT "%-8s %4s %-7s %5s %7s %7s %6s %6s %7s %10s %10s\n"
+
+/* A cell of the table: "-" for a value not known (yet). */
+typedef char cell[24];
+
+static const char *cell_int(cell c, bool have, long long v)
+{
+	if (!have)
+		return "-";
+	snprintf(c, sizeof(cell), "%lld", v);
+	return c;
+}
+
+static const char *cell_real(cell c, bool have, double v, int decimals)
+{
+	if (!have || isnan(v))
+		return "-";
+	snprintf(c, sizeof(cell), "%.*f", decimals, v);
+	return c;
+}
+
+static const char *cell_range(cell c, int lo, int hi)
+{
+	if (lo == hi)
+		snprintf(c, sizeof(cell), "%d", lo);
+	else
+		snprintf(c, sizeof(cell), "%d-%d", lo, hi);
+	return c;
+}
+
+static bool zone_alloc_rate(const struct watch_sample *prev, const struct watch_sample *cur,
+			    const char *zone, double *per_s)
+{
+	int v = watch_zone_counter(zone);
+
+	return prev && v >= 0 && watch_rate(prev, cur, (enum vm_counter)v, per_s);
+}
+
+void watch_print_header(FILE *out, bool per_cpu)
+{
+	if (per_cpu)
+		fprintf(out, PER_CPU_FMT, "TIME", "NODE", "ZONE", "CPU", "COUNT", "CHANGE", "FILL%",
+			"BATCH", "HIGH", "ALLOC/s", "FREE/s");
+	else
+		fprintf(out, SUMMARY_FMT, "TIME", "NODE", "ZONE", "CPUS", "PAGES", "CHANGE", "FILL%",
+			"MAXFILL%", "BATCH", "HIGH", "ALLOC/s", "FREE/s");
+}
+
+void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
+		      bool per_cpu)
+{
+	cell node, cpus, pages, change, fill, maxfill, batch, high, alloc, freed;
+	double alloc_s = 0, free_s = 0;
+	bool have_free = prev && watch_rate(prev, cur, VM_PGFREE, &free_s);
+	long long d = 0;
+	char when[16];
+	struct tm tm;
+
+	localtime_r(&cur->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
+		const struct watch_cpu *c = &cur->cpus[i];
+		const struct watch_zone *z = &cur->zones[c->zone];
+		bool have_alloc = zone_alloc_rate(prev, cur, z->name, &alloc_s);
+		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
+
+		fprintf(out, PER_CPU_FMT, when, cell_int(node, true, z->node), z->name,
+			cell_int(cpus, true, c->cpu), cell_int(pages, true, c->count),
+			cell_int(change, have_change, d), cell_real(fill, true, c->fill, 1),
+			cell_int(batch, true, c->batch), cell_int(high, true, c->high),
+			cell_real(alloc, have_alloc, alloc_s, 0), cell_real(freed, have_free, free_s, 0));
+	}
+	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
+		const struct watch_zone *z = &cur->zones[i];
+		bool have_alloc = zone_alloc_rate(prev, cur, z->name, &alloc_s);
+		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
+
+		fprintf(out, SUMMARY_FMT, when, cell_int(node, true, z->node), z->name,
+			cell_int(cpus, true, (long long)z->cpus), cell_int(pages, true, (long long)z->pages),
+			cell_int(change, have_change, d), cell_real(fill, true, z->fill_mean, 1),
+			cell_real(maxfill, true, z->fill_max, 1),
+			cell_range(batch, z->batch_min, z->batch_max),
+			cell_range(high, z->high_lo, z->high_hi),
+			cell_real(alloc, have_alloc, alloc_s, 0), cell_real(freed, have_free, free_s, 0));
+	}
+}
+
+static void json_real(FILE *out, bool have, double v, int decimals)
+{
+	if (!have || isnan(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.*f", decimals, v);
+}
+
+static void json_change(FILE *out, bool have, long long v)
+{
+	if (have)
+		fprintf(out, "%lld", v);
+	else
+		fputs("null", out);
+}
+
+/* "pgalloc_per_s":{"DMA32":1.0,"Normal":2.0}: one rate per zone name in the sample. */
+static void json_alloc_rates(FILE *out, const struct watch_sample *prev,
+			     const struct watch_sample *cur)
+{
+	bool first = true;
+
+	fputs("\"pgalloc_per_s\":{", out);
+	for (size_t i = 0; i < cur->nzones; i++) {
+		const char *name = cur->zones[i].name;
+		double per_s = 0;
+		bool seen = false, have;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(cur->zones[j].name, name) == 0;
+		if (seen)
+			continue;
+		if (!first)
+			fputc(',', out);
+		first = false;
+		json_string(out, name);
+		fputc(':', out);
+		/* Apart: the order in which arguments are evaluated is unspecified. */
+		have = zone_alloc_rate(prev, cur, name, &per_s);
+		json_real(out, have, per_s, 1);
+	}
+	fputc('}', out);
+}
+
+/* The start of a zone's or a pageset's object: {"node":N,"zone":"NAME" */
+static void json_zone_start(FILE *out, bool first, const struct watch_zone *z)
+{
+	fprintf(out, "%s{\"node\":%d,\"zone\":", first ? "" : ",", z->node);
+	json_string(out, z->name);
+}
+
+void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
+		      bool per_cpu)
+{
+	double free_s = 0;
+	bool have_free = prev && watch_rate(prev, cur, VM_PGFREE, &free_s);
+	long long d = 0;
+	char when[32];
+	struct tm tm;
+
+	gmtime_r(&cur->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(out, "{\"time\":\"%s.%03ldZ\",\"seconds\":", when, cur->wall.tv_nsec / 1000000);
+	json_real(out, prev != NULL, prev ? watch_elapsed(prev, cur) : 0, 3);
+	fputs(",\"pgfree_per_s\":", out);
+	json_real(out, have_free, free_s, 1);
+	fputc(',', out);
+	json_alloc_rates(out, prev, cur);
+	fputs(per_cpu ? ",\"pagesets\":[" : ",\"zones\":[", out);
+	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
+		const struct watch_cpu *c = &cur->cpus[i];
+		const struct watch_zone *z = &cur->zones[c->zone];
+		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
+
+		json_zone_start(out, i == 0, z);
+		fprintf(out, ",\"cpu\":%d,\"count\":%d,\"count_change\":", c->cpu, c->count);
+		json_change(out, have_change, d);
+		fputs(",\"fill_pct\":", out);
+		json_real(out, true, c->fill, 1);
+		fprintf(out, ",\"high\":%d,\"batch\":%d}", c->high, c->batch);
+	}
+	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
+		const struct watch_zone *z = &cur->zones[i];
+		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
+
+		json_zone_start(out, i == 0, z);
+		fprintf(out, ",\"cpus\":%zu,\"pages\":%llu,\"pages_change\":", z->cpus, z->pages);
+		json_change(out, have_change, d);
+		fputs(",\"fill_mean_pct\":", out);
+		json_real(out, true, z->fill_mean, 1);
+		fputs(",\"fill_max_pct\":", out);
+		json_real(out, true, z->fill_max, 1);
+		fprintf(out, ",\"batch_min\":%d,\"batch_max\":%d,\"high_lo\":%d,\"high_hi\":%d}",
+			z->batch_min, z->batch_max, z->high_lo, z->high_hi);
+	}
+	fputs("]}\n", out);
+}

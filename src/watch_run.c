@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sampling loop of show --interval.  Samples are due at fixed times
+ * from the first, so a slow read does not push every later one back.
+ * SIGINT and SIGTERM stay blocked and are waited for with the remaining
+ * time as the timeout: a signal that arrives while a sample is read is
+ * taken at the next wait instead of being lost between a check and a
+ * sleep, and the loop ends after a whole sample, never inside one.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "msg.h"
+#include "sysroot.h"
+#include "watch.h"
+
+static void timespec_add(struct timespec *t, double seconds)
+{
+	long long ns = t->tv_nsec + (long long)(seconds * 1e9);
+
+	t->tv_sec += (time_t)(ns / 1000000000);
+	t->tv_nsec = (long)(ns % 1000000000);
+}
+
+/* Wait until the monotonic time due; true when a stop signal came first. */
+static bool wait_until(const struct timespec *due, const sigset_t *stop)
+{
+	for (;;) {
+		struct timespec now, left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = due->tv_sec - now.tv_sec;
+		left.tv_nsec = due->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000;
+		}
+		if (left.tv_sec < 0)
+			return false;
+		if (sigtimedwait(stop, NULL, &left) >= 0)
+			return true;
+		if (errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+}
+
+/* Read zoneinfo and vmstat into cur; an exit code. */
+static int take_sample(struct kernel *k, const struct watch_opts *o,
+		       const struct watch_select *sel, bool *vm_warned, struct watch_sample *cur)
+{
+	struct zoneinfo zi;
+	int rc = kernel_load_zoneinfo(k, &zi);
+
+	if (rc)
+		return EXIT_FAIL;
+	clock_gettime(CLOCK_MONOTONIC, &cur->mono);
+	clock_gettime(CLOCK_REALTIME, &cur->wall);
+	rc = k->ops->read_vmstat(k, &cur->vm);
+	if (rc) {
+		memset(&cur->vm, 0, sizeof(cur->vm));
+		if (!*vm_warned)
+			pcp_warn("cannot read %s%s: %s; no pgalloc/pgfree rates", k->root,
+				 PATH_VMSTAT, strerror(-rc));
+		*vm_warned = true;
+	}
+	rc = watch_sample_build(&zi, sel, o->per_cpu, cur);
+	zoneinfo_free(&zi);
+	if (rc) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int watch_run(const char *root, const struct watch_opts *o, const struct watch_select *sel)
+{
+	struct watch_sample samples[2] = { 0 };
+	struct watch_sample *prev = NULL, *cur = &samples[0];
+	struct timespec due;
+	bool vm_warned = false;
+	sigset_t stop;
+	struct kernel *k;
+	int rc = EXIT_OK;
+
+	k = kernel_open(root);
+	if (!k) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	for (long n = 0; o->count == 0 || n < o->count; n++) {
+		if (n > 0) {
+			timespec_add(&due, o->interval);
+			if (wait_until(&due, &stop))
+				break;
+		}
+		rc = take_sample(k, o, sel, &vm_warned, cur);
+		if (rc)
+			break;
+		if (n == 0 && !o->json && !o->noheadings)
+			watch_print_header(stdout, o->per_cpu);
+		if (o->json)
+			watch_print_json(stdout, prev, cur, o->per_cpu);
+		else
+			watch_print_rows(stdout, prev, cur, o->per_cpu);
+		/* Each sample goes out whole, to a pipe or a file as well. */
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			pcp_error("cannot write the output: %s", strerror(errno));
+			rc = EXIT_FAIL;
+			break;
+		}
+		if (prev)
+			watch_sample_free(prev);
+		prev = cur;
+		cur = cur == &samples[0] ? &samples[1] : &samples[0];
+	}
+	watch_sample_free(&samples[0]);
+	watch_sample_free(&samples[1]);
+	k->ops->close(k);
+	/*
+	 * The signals stay blocked: main returns next, and a second Ctrl-C
+	 * pressed meanwhile must not kill the process half-way out.
+	 */
+	return rc;
+}
