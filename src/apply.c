@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "journal.h"
 #include "msg.h"
 #include "pcprules.h"
@@ -131,7 +132,7 @@ static int verify_zone(const char *root, enum pcp_era era, const struct expectat
 	char other[200];
 	int rc = check_zone(root, era, ex, z, lows[0], why, whylen);
 
-	for (size_t i = 1; i < sizeof(lows) / sizeof(lows[0]) && rc == -EPROTO; i++)
+	for (size_t i = 1; i < ARRAY_SIZE(lows) && rc == -EPROTO; i++)
 		if (lows[i] != lows[0] && check_zone(root, era, ex, z, lows[i], other,
 						     sizeof(other)) == 0)
 			rc = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "c.h"
 #include "json.h"
 #include "msg.h"
 #include "numparse.h"
@@ -65,7 +66,7 @@ static void print_zones(const struct change_result *r)
 		if (!zb->npagesets)
 			continue;
 		printf("  node %d zone %-7s", zb->node, zb->name);
-		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 			int blo, bhi, alo, ahi;
 
 			if (!(b->pageset_fields & (1u << fields[f])))

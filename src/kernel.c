@@ -178,7 +178,9 @@ int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 		}
 		if (n == 0)
 			break;
-		zi_parser_feed(parser, chunk, (size_t)n);
+		/* The parser keeps its first error for finish: read no further. */
+		if (zi_parser_feed(parser, chunk, (size_t)n))
+			break;
 	}
 	close(fd);
 	free(chunk);

@@ -1,12 +1,11 @@
 /* The kernel interface over the real files under the sysroot. */
-#include "kernel.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "kernel.h"
 
 static int live_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 {

@@ -2,12 +2,14 @@
  * pcpctl: show and tune the page allocator's per-CPU page lists.
  * This file only parses options and dispatches to the commands.
  */
-#include <popt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <popt.h>
+
+#include "c.h"
 #include "change.h"
 #include "journal.h"
 #include "msg.h"
@@ -203,7 +205,7 @@ int main(int argc, const char **argv)
 	const char **args = poptGetArgs(ctx);
 	const char *name = args && args[0] ? args[0] : "show";
 
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(name, commands[i].name) == 0)
 			cmd = &commands[i];
 	if (!cmd) {

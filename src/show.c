@@ -9,6 +9,7 @@
 
 #include <libproc2/meminfo.h>
 
+#include "c.h"
 #include "idlist.h"
 #include "kernel.h"
 #include "msg.h"
@@ -57,7 +58,6 @@ static const struct coldesc summary_columns[] = {
 	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "HighMem", "Movable", "Device" };
 
@@ -69,7 +69,7 @@ struct filter {
 
 static int zone_index(const char *name, size_t len)
 {
-	for (size_t i = 0; i < NELEM(zone_names); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(zone_names); i++)
 		if (strlen(zone_names[i]) == len && strncasecmp(zone_names[i], name, len) == 0)
 			return (int)i;
 	return -1;
@@ -308,7 +308,7 @@ static int print_summary(const struct zoneinfo *zi, const struct filter *f,
 int cmd_show(const char *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
-	size_t ntbl = o->summary ? NELEM(summary_columns) : NELEM(pageset_columns);
+	size_t ntbl = o->summary ? ARRAY_SIZE(summary_columns) : ARRAY_SIZE(pageset_columns);
 	struct colsel sel = { 0 };
 	struct zoneinfo zi;
 	struct filter f;
@@ -371,7 +371,7 @@ int cmd_show(const char *root, const struct show_opts *o)
 void show_columns_help(FILE *out)
 {
 	fputs("\nColumns of show:\n", out);
-	columns_help(out, pageset_columns, NELEM(pageset_columns));
+	columns_help(out, pageset_columns, ARRAY_SIZE(pageset_columns));
 	fputs("\nColumns of show --summary:\n", out);
-	columns_help(out, summary_columns, NELEM(summary_columns));
+	columns_help(out, summary_columns, ARRAY_SIZE(summary_columns));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "c.h"
 #include "json.h"
 #include "msg.h"
 #include "numparse.h"
@@ -107,7 +108,7 @@ static void catch_signals(void)
 	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
 

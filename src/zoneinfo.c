@@ -349,7 +349,6 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 	memset(z, 0, sizeof(*z));
 	z->node = (int)node;
 	memcpy(z->name, name, namelen);
-	z->header_line = p->lineno;
 	p->section = ZONE_HEAD;
 	p->zone_has_present = false;
 	return e;
@@ -433,7 +432,8 @@ static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const c
 			      const char *end)
 {
 	static const char *const names[ZI_NZONE_FIELDS] = {
-		"pages free", "min", "low", "high", "spanned", "present", "managed", "boost"
+		[ZI_LOW] = "low", [ZI_WMARK_HIGH] = "high", [ZI_PRESENT] = "present",
+		[ZI_MANAGED] = "managed", [ZI_BOOST] = "boost",
 	};
 
 	/* Per-node stats and later blocks may reuse these words; only the zone head counts. */
@@ -493,8 +493,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 			return zone_field(p, ZI_BOOST, t, end);
 		break;
 	case 'p':
-		if ((t = KEY(s, end, "pages free ")))
-			return zone_field(p, ZI_FREE, t, end);
 		if ((t = KEY(s, end, "present ")))
 			return zone_field(p, ZI_PRESENT, t, end);
 		/* A key never holds a newline, so s[8] is still inside the buffer. */
@@ -507,8 +505,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 		}
 		break;
 	case 'm':
-		if ((t = KEY(s, end, "min ")))
-			return zone_field(p, ZI_MIN, t, end);
 		if ((t = KEY(s, end, "managed ")))
 			return zone_field(p, ZI_MANAGED, t, end);
 		break;
@@ -517,8 +513,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 			return zone_field(p, ZI_LOW, t, end);
 		break;
 	case 's':
-		if ((t = KEY(s, end, "spanned ")))
-			return zone_field(p, ZI_SPANNED, t, end);
 		if (KEY(s, end, "start_pfn:"))
 			return zone_tail(p, s, end);
 		break;

@@ -28,11 +28,8 @@ struct zi_pageset {
 
 /* Zone-wide numbers, in pages, as printed before the pagesets. */
 enum zi_zone_field {
-	ZI_FREE,
-	ZI_MIN,
 	ZI_LOW,
 	ZI_WMARK_HIGH,
-	ZI_SPANNED,
 	ZI_PRESENT,
 	ZI_MANAGED,
 	ZI_BOOST,		/* watermark boost, already part of min, low and high; 5.0+ */
@@ -48,7 +45,6 @@ struct zi_zone {
 	uint64_t field[ZI_NZONE_FIELDS];
 	struct zi_pageset *pagesets;	/* NULL for an unpopulated zone */
 	size_t npagesets;
-	size_t header_line;		/* 1-based, for messages about this zone */
 };
 
 struct zoneinfo {

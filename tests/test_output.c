@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "c.h"
 #include "output.h"
 
 static const struct coldesc cols[] = {
@@ -79,7 +80,7 @@ static void test_parity(void **state)
 	size_t compared = 0;
 
 	(void)state;
-	for (size_t o = 0; o < sizeof(lens) / sizeof(lens[0]); o++)
+	for (size_t o = 0; o < ARRAY_SIZE(lens); o++)
 		for (size_t f = 0; f < 4; f++)
 			for (int noheadings = 0; noheadings < 2; noheadings++)
 				for (size_t n = 0; n < 4; n++) {
@@ -133,7 +134,7 @@ static void test_int_cells(void **state)
 		const long long values[] = { (long long)(p - 1), (long long)p, (long long)(p + 1),
 					     -(long long)p, (long long)(2 * p - 1) };
 
-		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
 			char want[32];
 			int n = snprintf(want, sizeof(want), "%lld", values[i]);
 			size_t at = r.len;

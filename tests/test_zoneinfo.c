@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
+#include "c.h"
 #include "fixture.h"
-
 #include "sysroot.h"
 #include "zoneinfo.h"
 
@@ -219,7 +219,7 @@ static void test_damage_among_records(void **state)
 			     "              high_max: 50\n  vm stats threshold: 8\n";
 
 	(void)state;
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		char text[16384];
 		int len = snprintf(text, sizeof(text), "%s", HEAD);
 		struct zoneinfo zi;
@@ -312,7 +312,7 @@ static void test_chunked_feeding(void **state)
 		snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, fixtures[f]);
 		assert_int_equal(read_whole_file(path, &text, &len), 0);
 		assert_int_equal(zoneinfo_parse(text, len, &whole, &err), 0);
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
 			struct zi_parser *p = zi_parser_begin(&fed, &err);
 
 			assert_non_null(p);
@@ -325,7 +325,7 @@ static void test_chunked_feeding(void **state)
 		}
 		/* An error is found at the same line whatever the chunking. */
 		text[len - 1] = 'x';
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
 			struct zi_parser *p = zi_parser_begin(&fed, &err);
 
 			for (size_t off = 0; off < len; off += chunks[c])
@@ -437,7 +437,7 @@ static void test_malformed(void **state)
 	size_t failures = 0;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		const struct bad_case *c = &bad_cases[i];
 		/* The binary case carries a NUL, so its length is counted by hand. */
 		size_t len = strcmp(c->name, "binary") == 0 ? 19 : strlen(c->text);
