@@ -7,6 +7,7 @@
 
 #include "c.h"
 #include "journal.h"
+#include "lock.h"
 #include "msg.h"
 #include "pcprules.h"
 #include "persist.h"

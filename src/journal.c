@@ -7,11 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "lock.h"
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
@@ -29,46 +28,6 @@ uint64_t journal_checksum(const char *s, size_t len)
 	return h;
 }
 
-/*
- * Create root/run/pcpctl (and root/run under a sysroot) and make sure it is
- * a real directory of ours that nobody else can write, so that the lock and
- * journal inside cannot be planted or swapped.
- */
-static int run_dir(const char *root)
-{
-	char *run = sysroot_path(root, "/run");
-	char *dir = sysroot_path(root, PATH_RUN_DIR);
-	struct stat st;
-	int rc = 0;
-
-	if (!run || !dir) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (mkdir(run, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		pcp_error("cannot create %s: %s", run, strerror(errno));
-		goto out;
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		rc = -errno;
-		pcp_error("cannot create %s: %s", dir, strerror(errno));
-		goto out;
-	}
-	if (lstat(dir, &st) < 0) {
-		rc = -errno;
-		pcp_error("cannot inspect %s: %s", dir, strerror(errno));
-	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		rc = -EPERM;
-		pcp_error("refusing to use %s: not a directory owned by uid %u and writable only by it; remove it",
-			  dir, (unsigned)geteuid());
-	}
-out:
-	free(run);
-	free(dir);
-	return rc;
-}
-
 static int sync_dir(const char *root, const char *dirpath)
 {
 	char *dir = sysroot_path(root, dirpath);
@@ -84,72 +43,6 @@ static int sync_dir(const char *root, const char *dirpath)
 		rc = -errno;
 	close(fd);
 	return rc;
-}
-
-/* A file we own, regular, not linked elsewhere: anything else was planted. */
-static bool is_our_file(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	       st.st_nlink == 1 && !(st.st_mode & 077);
-}
-
-int lock_acquire(const char *root)
-{
-	char *path;
-	int fd, rc;
-
-	rc = run_dir(root);
-	if (rc)
-		return rc;
-	path = sysroot_path(root, PATH_LOCK);
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = -errno;
-		pcp_error("cannot open the lock %s: %s", path,
-			  errno == ELOOP ? "it is a symbolic link; remove it" : strerror(errno));
-		free(path);
-		return rc;
-	}
-	if (!is_our_file(fd)) {
-		pcp_error("refusing the lock %s: not a private regular file of uid %u; remove it",
-			  path, (unsigned)geteuid());
-		free(path);
-		close(fd);
-		return -EPERM;
-	}
-	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			rc = -errno;
-			pcp_error("cannot lock %s: %s", path, strerror(errno));
-			break;
-		}
-		if (tries == LOCK_WAIT_SECONDS * 10) {
-			rc = -EBUSY;
-			pcp_error("another pcpctl is changing the pcp settings (it holds %s); "
-				  "try again when it has finished", path);
-			break;
-		}
-		if (tries == 0)
-			fprintf(stderr, "pcpctl: waiting up to %d s for another pcpctl to finish\n",
-				LOCK_WAIT_SECONDS);
-		nanosleep(&(struct timespec){ .tv_nsec = 100L * 1000 * 1000 }, NULL);
-	}
-	free(path);
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
-void lock_release(int fd)
-{
-	if (fd >= 0)
-		close(fd);
 }
 
 size_t journal_format(const struct journal *j, char *buf, size_t size)
@@ -333,7 +226,7 @@ int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
 		}
 		return -errno;
 	}
-	if (!is_our_file(fd)) {
+	if (!run_file_is_private(fd)) {
 		close(fd);
 		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
 		return -EBADMSG;

@@ -1,6 +1,6 @@
 /*
- * The lock that serialises changes and the journal that makes them
- * crash-safe: the old value of every sysctl a change is about to write, and
+ * The journal that makes a change crash-safe (src/lock.h serialises
+ * changes): the old value of every sysctl a change is about to write, and
  * with --persist what the sysctl.d file held, fsync'ed before the first
  * write and removed once the change is verified and persisted.
  */
@@ -22,17 +22,6 @@ struct journal {
 	bool persist;
 	struct persisted persisted;
 };
-
-/* How long a second pcpctl waits for the one holding the lock. */
-#define LOCK_WAIT_SECONDS 10
-
-/*
- * Take the lock, waiting up to LOCK_WAIT_SECONDS.  Returns an fd to pass
- * to lock_release, or a negative errno (-EBUSY when another pcpctl kept it)
- * after printing why.
- */
-int lock_acquire(const char *root);
-void lock_release(int fd);
 
 /* Larger than any journal we write; a bigger file is not ours. */
 #define JOURNAL_MAX 4096
