@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libsmartcols.h>
+
 void rows_init(struct rows *r, size_t ncols)
 {
 	memset(r, 0, sizeof(*r));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <libproc2/meminfo.h>
+#include <libsmartcols.h>
 
 #include "c.h"
 #include "idlist.h"

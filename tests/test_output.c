@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <libsmartcols.h>
 
 #include "c.h"
 #include "output.h"
