@@ -2,14 +2,17 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "apply.h"
 #include "c.h"
+#include "journal.h"
 #include "json.h"
 #include "msg.h"
 #include "numparse.h"
+#include "pcprules.h"
 #include "sysroot.h"
 
 static int parse_value(const char *option, const char *text, long *value)
@@ -21,6 +24,50 @@ static int parse_value(const char *option, const char *text, long *value)
 	else if (rc)
 		pcp_error("%s \"%s\" is not a whole number", option, text);
 	return rc ? EXIT_USAGE : EXIT_OK;
+}
+
+int change_value_usage(bool batch, long value)
+{
+	if (batch && !batch_valid(value)) {
+		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
+			  value, PCP_BATCH_MAX);
+		return EXIT_USAGE;
+	}
+	if (!batch && !fraction_valid(value)) {
+		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
+			  value, PCP_FRACTION_MIN, INT32_MAX);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int change_exit(const char *root, enum change_status st)
+{
+	switch (st) {
+	case CHANGE_DONE:
+		return EXIT_OK;
+	case CHANGE_FAILED:
+		return EXIT_FAIL;
+	case CHANGE_NO_BATCH:
+		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
+			  "(patches/linux-*/0001-mm-page_alloc-add-percpu_pagelist_batch-sysctl.patch) "
+			  "or change only --fraction");
+		return EXIT_NOIFACE;
+	case CHANGE_NO_FRACTION:
+		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
+			  "vm.percpu_pagelist_fraction");
+		return EXIT_NOIFACE;
+	case CHANGE_NO_SYSCTL:
+		return EXIT_NOIFACE;
+	case CHANGE_NO_ACCESS:
+		return EXIT_NOPRIV;
+	case CHANGE_JOURNAL_LEFT:
+		journal_say_leftover(root, true);
+		return EXIT_FAIL;
+	case CHANGE_ROLLBACK_FAILED:
+		return EXIT_ROLLBACK;
+	}
+	return EXIT_FAIL;
 }
 
 static void print_settings_json(const char *key, const struct change_result *r, const long *v)
@@ -127,7 +174,7 @@ static int run(const char *root, const struct change_request *req, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_apply(k, req, &r);
+	rc = change_exit(root, change_apply(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if (rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) {
@@ -154,13 +201,13 @@ int cmd_set(const char *root, const struct change_opts *o)
 	if (o->batch) {
 		req.set_batch = true;
 		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
-		    (rc = validate_batch(req.batch)))
+		    (rc = change_value_usage(true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
 		if ((rc = parse_value("--fraction", o->fraction, &req.fraction)) ||
-		    (rc = validate_fraction(req.fraction)))
+		    (rc = change_value_usage(false, req.fraction)))
 			return rc;
 	}
 	return run(root, &req, o->json);
@@ -190,7 +237,7 @@ int cmd_rollback(const char *root, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_rollback(k, &r);
+	rc = change_exit(root, change_rollback(k, &r));
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK))
 		print_json(&r, false);

@@ -268,9 +268,20 @@ bool journal_exists(const char *root)
 	return exists;
 }
 
+void journal_say_leftover(const char *root, bool refuse)
+{
+	char msg[PATH_MAX + 128];
+
+	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s%s; run 'pcpctl rollback' "
+		 "first, to restore the settings it recorded", root, PATH_JOURNAL);
+	if (refuse)
+		pcp_error("%s", msg);
+	else
+		pcp_warn("%s", msg);
+}
+
 void journal_warn_leftover(const char *root)
 {
 	if (journal_exists(root))
-		pcp_warn("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' to restore "
-			 "the settings it recorded", root, PATH_JOURNAL);
+		journal_say_leftover(root, false);
 }

@@ -46,7 +46,12 @@ int journal_read(const char *root, struct journal *j, char *why, size_t whylen);
 int journal_remove(const char *root);
 bool journal_exists(const char *root);
 
-/* Every command calls this: a leftover journal means an interrupted change. */
+/*
+ * The one message about a leftover journal (an interrupted change): an
+ * error when it stops a change (refuse), else a warning.
+ */
+void journal_say_leftover(const char *root, bool refuse);
+/* show and status warn when there is one. */
 void journal_warn_leftover(const char *root);
 
 #endif

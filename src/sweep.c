@@ -11,6 +11,7 @@
 
 #include "apply.h"
 #include "c.h"
+#include "change.h"
 #include "json.h"
 #include "msg.h"
 #include "numparse.h"
@@ -164,7 +165,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		if ((rc = p->batch ? validate_batch(p->values[i]) : validate_fraction(p->values[i])))
+		if ((rc = change_value_usage(p->batch, p->values[i])))
 			return rc;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
@@ -373,14 +374,14 @@ static int write_plot(const struct sweep_opts *o, const char *path, const struct
 	return rc;
 }
 
-static int apply_point(struct kernel *k, bool batch, long value)
+static int apply_point(struct kernel *k, const char *root, bool batch, long value)
 {
 	struct change_request req = {
 		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
 		.in_session = true,
 	};
 	struct change_result res;
-	int rc = change_apply(k, &req, &res);
+	int rc = change_exit(root, change_apply(k, &req, &res));
 
 	change_result_free(&res);
 	return rc;
@@ -412,12 +413,12 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 	};
 	struct change_result probe_res;
 
-	rc = change_apply(k, &probe, &probe_res);
+	rc = change_exit(root, change_apply(k, &probe, &probe_res));
 	change_result_free(&probe_res);
 	if (rc)
 		goto out;
 	catch_signals();
-	rc = change_session_begin(k, &session);
+	rc = change_exit(root, change_session_begin(k, &session));
 	if (rc)
 		goto out;
 	if (!o->json)
@@ -428,7 +429,7 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 		pt->value = p.values[done];
 		fprintf(stderr, "pcpctl: point %zu/%zu: %s %ld\n", done + 1, p.n,
 			p.batch ? "batch" : "fraction", pt->value);
-		rc = apply_point(k, p.batch, pt->value);
+		rc = apply_point(k, root, p.batch, pt->value);
 		if (rc)
 			break;
 		rc = measure(o, &p, pt);
@@ -444,7 +445,7 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 		if (!o->json)
 			print_row(pt, &pts[0]);
 	}
-	end_rc = change_session_end(k, &session);
+	end_rc = change_exit(root, change_session_end(k, &session));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :
