@@ -9,10 +9,11 @@
 #include "apply.h"
 #include "c.h"
 #include "journal.h"
-#include "json.h"
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
+#include "report.h"
+#include "status.h"
 #include "sysroot.h"
 
 static int parse_value(const char *option, const char *text, long *value)
@@ -70,34 +71,12 @@ int change_exit(const char *root, enum change_status st)
 	return EXIT_FAIL;
 }
 
-static void print_settings_json(const char *key, const struct change_result *r, const long *v)
-{
-	printf("\"%s\":{", key);
-	for (int s = 0; s < NSYSCTLS; s++) {
-		printf("%s\"%s\":", s ? "," : "", sysctl_name(s));
-		json_optional_long(stdout, r->have[s], v[s]);
-	}
-	putchar('}');
-}
-
-static void print_json(const struct change_result *r, bool dry_run)
-{
-	printf("{\"changed\":%s,\"dry_run\":%s,", r->changed ? "true" : "false",
-	       dry_run ? "true" : "false");
-	print_settings_json("before", r, r->before);
-	putchar(',');
-	print_settings_json("after", r, r->after);
-	printf(",\"verified\":%s,\"rolled_back\":%s,\"persisted\":%s}\n",
-	       r->verified ? "true" : "false", r->rolled_back ? "true" : "false",
-	       r->persisted ? "true" : "false");
-}
-
 static void print_range(const char *label, int lo, int hi)
 {
-	if (lo == hi)
-		printf(" %s %d", label, lo);
-	else
-		printf(" %s %d-%d", label, lo, hi);
+	print_string(PRINT_FP, NULL, " %s", label);
+	print_long(PRINT_FP, NULL, " %ld", lo);
+	if (lo != hi)
+		print_long(PRINT_FP, NULL, "-%ld", hi);
 }
 
 /* One line per populated zone: each field's range before and, when changed, after. */
@@ -112,7 +91,8 @@ static void print_zones(const struct change_result *r)
 
 		if (!zb->npagesets)
 			continue;
-		printf("  node %d zone %-7s", zb->node, zb->name);
+		print_long(PRINT_FP, NULL, "  node %ld", zb->node);
+		print_string(PRINT_FP, NULL, " zone %-7s", zb->name);
 		for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 			int blo, bhi, alo, ahi;
 
@@ -125,26 +105,36 @@ static void print_zones(const struct change_result *r)
 				if (alo != blo || ahi != bhi)
 					print_range("->", alo, ahi);
 			}
-			putchar(';');
+			print_string(PRINT_FP, NULL, "%s", ";");
 		}
-		putchar('\n');
+		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
 }
 
-static void print_human(const struct change_result *r, bool dry_run, const char *root)
+/* The report of set and reset, in text or JSON. */
+static void print_report(const struct change_result *r, bool dry_run, const char *root)
 {
+	print_bool(PRINT_JSON, "changed", "%s", r->changed);
+	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
+	print_settings("before", r->have, r->before);
+	print_settings("after", r->have, r->after);
 	for (int s = 0; s < NSYSCTLS; s++) {
-		char label[48];
-
 		if (!r->have[s])
 			continue;
-		snprintf(label, sizeof(label), "vm.%s:", sysctl_name(s));
-		if (r->after[s] != r->before[s])
-			printf("%-35s %ld -> %ld%s\n", label, r->before[s], r->after[s],
-			       dry_run ? " (dry run: not written)" : "");
-		else
-			printf("%-35s %ld (unchanged)\n", label, r->before[s]);
+		print_sysctl_label(sysctl_name(s));
+		if (r->after[s] != r->before[s]) {
+			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
+			print_long(PRINT_FP, NULL, " -> %ld", r->after[s]);
+			print_string(PRINT_FP, NULL, "%s\n", dry_run ? " (dry run: not written)" : "");
+		} else {
+			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
+		}
 	}
+	print_bool(PRINT_JSON, "verified", "%s", r->verified);
+	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
+	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
+	if (is_json_context())
+		return;
 	if (dry_run) {
 		puts("dry run: nothing was written");
 		return;
@@ -177,11 +167,12 @@ static int run(const char *root, const struct change_request *req, bool json)
 	rc = change_exit(root, change_apply(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
-	if (rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) {
-		if (json)
-			print_json(&r, req->dry_run);
-		else if (rc != EXIT_FAIL || r.rolled_back)
-			print_human(&r, req->dry_run, root);
+	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) &&
+	    (json || rc != EXIT_FAIL || r.rolled_back)) {
+		new_json_obj(json);
+		print_report(&r, req->dry_run, root);
+		if (delete_json_obj() && !rc)
+			rc = EXIT_FAIL;
 	}
 	change_result_free(&r);
 	return rc;
@@ -239,9 +230,12 @@ int cmd_rollback(const char *root, bool json)
 	}
 	rc = change_exit(root, change_rollback(k, &r));
 	k->ops->close(k);
-	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK))
-		print_json(&r, false);
-	else if (rc == EXIT_OK && !r.rolled_back)
+	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK)) {
+		new_json_obj(true);
+		print_report(&r, false, root);
+		if (delete_json_obj() && !rc)
+			rc = EXIT_FAIL;
+	} else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
 	else if (rc == EXIT_OK) {
 		for (size_t i = 0; i < r.nwrites; i++)

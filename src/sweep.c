@@ -12,10 +12,10 @@
 #include "apply.h"
 #include "c.h"
 #include "change.h"
-#include "json.h"
 #include "msg.h"
 #include "numparse.h"
 #include "plot.h"
+#include "report.h"
 #include "stats.h"
 #include "sysload.h"
 #include "workload.h"
@@ -288,34 +288,64 @@ static void print_row(const struct point *pt, const struct point *first)
 	fflush(stdout);
 }
 
-static void print_json(const struct sweep_opts *o, const struct plan *p, const struct point *pts,
-		       size_t n, size_t best, bool restored)
+/* The points as JSON (text shows them as they are measured, print_row()). */
+static void print_points(const struct point *pts, size_t n)
 {
-	printf("{\"parameter\":\"%s\",\"workload\":", p->batch ? "batch" : "fraction");
-	json_string(stdout, o->command ? o->command[0] : "page_fault1");
-	printf(",\"tasks\":%ld,\"points\":[", p->tasks);
+	open_json_array("points");
 	for (size_t i = 0; i < n; i++) {
 		const struct point *pt = &pts[i];
 
-		printf("%s{\"value\":%ld,\"hmean\":%.3f,\"min\":%.3f,\"max\":%.3f,\"cov\":", i ? "," : "",
-		       pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+		open_json_object(NULL);
+		print_long(PRINT_JSON, "value", "%ld", pt->value);
+		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
+		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
+		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
 		if (pt->st.has_cv)
-			printf("%.6f", pt->st.cv);
+			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
-			fputs("null", stdout);
-		fputs(",\"samples\":[", stdout);
+			print_null(PRINT_JSON, "cov", "%s", "-");
+		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
-			printf("%s%.3f", s ? "," : "", pt->samples[s]);
-		printf("],\"vmstat\":{\"pgalloc\":%llu,\"pgfree\":%llu,\"pgfault\":%llu},"
-		       "\"disturbed\":%s}", pt->load.pgalloc, pt->load.pgfree, pt->load.pgfault,
-		       pt->load.disturbed ? "true" : "false");
+			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
+		close_json_array();
+		open_json_object("vmstat");
+		print_u64(PRINT_JSON, "pgalloc", "%llu", pt->load.pgalloc);
+		print_u64(PRINT_JSON, "pgfree", "%llu", pt->load.pgfree);
+		print_u64(PRINT_JSON, "pgfault", "%llu", pt->load.pgfault);
+		close_json_object();
+		print_bool(PRINT_JSON, "disturbed", "%s", pt->load.disturbed);
+		close_json_object();
 	}
-	fputs("],\"best\":", stdout);
+	close_json_array();
+}
+
+/* What a sweep came to: in JSON every point; in text (after the rows) the best one. */
+static int print_result(const struct sweep_opts *o, const struct plan *p,
+			const struct point *pts, size_t n, size_t best, bool restored)
+{
+	const char *parameter = p->batch ? "batch" : "fraction";
+
+	new_json_obj(o->json);
+	print_string(PRINT_JSON, "parameter", "%s", parameter);
+	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
+	print_long(PRINT_JSON, "tasks", "%ld", p->tasks);
+	print_points(pts, n);
+	if (best < n) {
+		open_json_object("best");
+		print_string(PRINT_FP, NULL, "best: %s", parameter);
+		print_long(PRINT_ANY, "value", " %ld", pts[best].value);
+		print_double(PRINT_JSON, "hmean", "%.3f", pts[best].st.hmean);
+		print_double(PRINT_FP, NULL, ", %.1f", pts[best].st.hmean);
+		print_string(PRINT_FP, NULL, " %s", unit(o));
+		close_json_object();
+	} else {
+		print_null(PRINT_JSON, "best", "%s", "");
+	}
+	print_bool(PRINT_JSON, "restored", "%s", restored);
 	if (best < n)
-		printf("{\"value\":%ld,\"hmean\":%.3f}", pts[best].value, pts[best].st.hmean);
-	else
-		fputs("null", stdout);
-	printf(",\"restored\":%s}\n", restored ? "true" : "false");
+		print_string(PRINT_FP, NULL, "%s\n",
+			     restored ? "; the settings from before are restored" : "");
+	return delete_json_obj();
 }
 
 static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
@@ -459,12 +489,8 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 
 	while (measured < p.n && pts[measured].measured)
 		measured++;
-	if (o->json)
-		print_json(o, &p, pts, measured, best, end_rc == EXIT_OK);
-	else if (best != SIZE_MAX)
-		printf("best: %s %ld, %.1f %s%s\n", p.batch ? "batch" : "fraction", pts[best].value,
-		       pts[best].st.hmean, unit(o),
-		       end_rc == EXIT_OK ? "; the settings from before are restored" : "");
+	if (print_result(o, &p, pts, measured, best, end_rc == EXIT_OK) && !rc)
+		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->plot && write_plot(o, o->plot, pts, measured, best, p.batch) && !rc)
