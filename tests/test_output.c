@@ -108,6 +108,41 @@ static void test_parity(void **state)
 	assert_int_equal(compared, 7 * 4 * 2 * 4);
 }
 
+/* A cell any caller might pass is escaped in every format, by both writers alike. */
+static void test_escaped_cells(void **state)
+{
+	static const struct {
+		enum out_format format;
+		const char *escaped;
+	} cases[] = {
+		{ OUT_JSON, "a\\\"b\\\\c d\\u0001$" },
+		{ OUT_RAW, "a\"b\\x5cc\\x20d\\x01$" },
+		{ OUT_PAIRS, "a\\x22b\\x5cc d\\x01\\x24" },
+		{ OUT_TABLE, "a\"b\\c d\\x01$" },
+	};
+	struct colsel sel = { (size_t[]){ 0, 1 }, 2 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct out_opts o = { .format = cases[i].format };
+		struct rows r;
+		char *stream, *scols;
+
+		rows_init(&r, 2);
+		assert_int_equal(rows_add_int(&r, 1), 0);
+		assert_int_equal(rows_add(&r, "a\"b\\c d\001$"), 0);
+		assert_int_equal(rows_end(&r), 0);
+		stream = render(false, &sel, &o, &r);
+		scols = render(true, &sel, &o, &r);
+		assert_string_equal(stream, scols);
+		if (!strstr(stream, cases[i].escaped))
+			fail_msg("format %d: no %s in %s", cases[i].format, cases[i].escaped, stream);
+		free(stream);
+		free(scols);
+		rows_free(&r);
+	}
+}
+
 static void test_rows_must_be_complete(void **state)
 {
 	struct rows r;
@@ -159,6 +194,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parity),
+		cmocka_unit_test(test_escaped_cells),
 		cmocka_unit_test(test_rows_must_be_complete),
 		cmocka_unit_test(test_int_cells),
 	};
