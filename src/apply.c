@@ -63,7 +63,7 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 }
 
 /* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+static int check_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
 		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
@@ -76,8 +76,8 @@ static int check_zone(const char *root, enum pcp_era era, const struct expectati
 
 	rc = zone_split_cpus(root, z, &in.split);
 	if (rc) {
-		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s/sys: %s", z->node,
-			 root, strerror(-rc));
+		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s: %s", z->node,
+			 sysroot_name(root, "/sys"), strerror(-rc));
 		return rc;
 	}
 	if (ex->targeted[SYSCTL_BATCH])
@@ -113,7 +113,7 @@ static int check_zone(const char *root, enum pcp_era era, const struct expectati
  * with the boost it had before the change (before: the same zone then, or
  * NULL), or with none.  A mismatch is described for the boost it has now.
  */
-static int verify_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+static int verify_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
 		       const struct zi_zone *z, const struct zi_zone *before, char *why,
 		       size_t whylen)
 {
@@ -236,14 +236,14 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era, const st
 			failed = 1;
 	}
 	if (failed) {
-		pcp_error("rollback failed; %s%s keeps the old values: fix the cause, then run "
-			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
+		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
+			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own_journal ? journal_remove(k->root) : 0;
 	if (rc)
-		pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
-			 PATH_JOURNAL, strerror(-rc));
+		pcp_warn("settings restored, but %s could not be removed: %s",
+			 sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
 	return CHANGE_FAILED;
 }
 
@@ -253,8 +253,8 @@ static enum change_status kernel_era(struct kernel *k, enum pcp_era *era)
 	int rc;
 
 	if (!release) {
-		pcp_error("cannot read the kernel release from %s/proc/sys/kernel/osrelease: %s",
-			  k->root, strerror(errno));
+		pcp_error("cannot read the kernel release from %s: %s",
+			  sysroot_name(k->root, PATH_OSRELEASE), strerror(errno));
 		return CHANGE_FAILED;
 	}
 	rc = pcp_era_of_release(release, era);
@@ -440,8 +440,8 @@ static void commit(struct txn *t)
 	checkpoint(t->k, "commit");
 	rc = journal_remove(t->k->root);
 	if (rc)
-		pcp_warn("change verified, but %s%s could not be removed: %s", t->k->root,
-			 PATH_JOURNAL, strerror(-rc));
+		pcp_warn("change verified, but %s could not be removed: %s",
+			 sysroot_name(t->k->root, PATH_JOURNAL), strerror(-rc));
 }
 
 static enum change_status undo(struct txn *t)
@@ -518,8 +518,8 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	memcpy(old->value, res->before, sizeof(old->value));
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
-			pcp_error("%s%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Remove it once the settings are right", k->root, PATH_JOURNAL,
+			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
+				  "kernel? Remove it once the settings are right", sysroot_name(k->root, PATH_JOURNAL),
 				  sysctl_name(j->sysctl[i]));
 			return CHANGE_NO_SYSCTL;
 		}
@@ -553,10 +553,10 @@ enum change_status change_rollback(struct kernel *k, struct change_result *res)
 		return CHANGE_FAILED;
 	rc = journal_read(k->root, &j, why, sizeof(why));
 	if (rc == -EBADMSG)
-		pcp_error("refusing %s%s: %s; nothing was changed. Inspect it, set the values "
-			  "by hand, then remove it", k->root, PATH_JOURNAL, why);
+		pcp_error("refusing %s: %s; nothing was changed. Inspect it, set the values "
+			  "by hand, then remove it", sysroot_name(k->root, PATH_JOURNAL), why);
 	else if (rc && rc != -ENOENT)
-		pcp_error("cannot read %s%s: %s", k->root, PATH_JOURNAL, strerror(-rc));
+		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
 	st = rc == -ENOENT ? CHANGE_DONE : rc ? CHANGE_FAILED : plan_rollback(k, &j, res, &old);
 	if (!rc && !st) {
 		/* roll_back() calls a change it undid completely a failed one. */
@@ -619,11 +619,11 @@ enum change_status change_session_end(struct kernel *k, struct change_session *s
 		int err = journal_remove(k->root);
 
 		if (err)
-			pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
-				 PATH_JOURNAL, strerror(-err));
+			pcp_warn("settings restored, but %s could not be removed: %s",
+				 sysroot_name(k->root, PATH_JOURNAL), strerror(-err));
 	} else {
-		pcp_error("could not restore the settings from before; %s%s keeps them: run "
-			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
+		pcp_error("could not restore the settings from before; %s keeps them: run "
+			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
 		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);

@@ -42,7 +42,7 @@ int change_value_usage(bool batch, long value)
 	return EXIT_OK;
 }
 
-int change_exit(const char *root, enum change_status st)
+int change_exit(const struct sysroot *root, enum change_status st)
 {
 	switch (st) {
 	case CHANGE_DONE:
@@ -112,7 +112,7 @@ static void print_zones(const struct change_result *r)
 }
 
 /* The report of set and reset, in text or JSON. */
-static void print_report(const struct change_result *r, bool dry_run, const char *root)
+static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root)
 {
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
@@ -151,10 +151,10 @@ static void print_report(const struct change_result *r, bool dry_run, const char
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
 	if (r->persisted)
-		printf("persisted in %s%s\n", root, PATH_PERSIST);
+		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
 }
 
-static int run(const char *root, const struct change_request *req, bool json)
+static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	struct change_result r;
@@ -178,7 +178,7 @@ static int run(const char *root, const struct change_request *req, bool json)
 	return rc;
 }
 
-int cmd_set(const char *root, const struct change_opts *o)
+int cmd_set(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
 		.dry_run = o->dry_run, .persist = o->persist ? PERSIST_SET : PERSIST_NONE,
@@ -204,7 +204,7 @@ int cmd_set(const char *root, const struct change_opts *o)
 	return run(root, &req, o->json);
 }
 
-int cmd_reset(const char *root, const struct change_opts *o)
+int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
 		.reset = true, .dry_run = o->dry_run,
@@ -218,7 +218,7 @@ int cmd_reset(const char *root, const struct change_opts *o)
 	return run(root, &req, o->json);
 }
 
-int cmd_rollback(const char *root, bool json)
+int cmd_rollback(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	struct change_result r;
@@ -242,7 +242,7 @@ int cmd_rollback(const char *root, bool json)
 			printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(r.writes[i].sysctl),
 			       r.writes[i].from, r.writes[i].to);
 		if (r.persisted)
-			printf("restored %s%s as it was before the change\n", root, PATH_PERSIST);
+			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}
 	change_result_free(&r);
 	return rc;

@@ -28,7 +28,7 @@ uint64_t journal_checksum(const char *s, size_t len)
 	return h;
 }
 
-static int sync_dir(const char *root, const char *dirpath)
+static int sync_dir(const struct sysroot *root, const char *dirpath)
 {
 	char *dir = sysroot_path(root, dirpath);
 	int fd, rc = 0;
@@ -66,22 +66,17 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 	return len;
 }
 
-int journal_write(const char *root, const struct journal *j)
+int journal_write(const struct sysroot *root, const struct journal *j)
 {
 	char buf[JOURNAL_MAX];
 	size_t len = journal_format(j, buf, sizeof(buf));
-	char *path;
-	int fd, rc = 0;
+	const char *path = sysroot_name(root, PATH_JOURNAL);
+	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int rc = 0;
 
-	path = sysroot_path(root, PATH_JOURNAL);
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		rc = -errno;
-		pcp_error("cannot create the journal %s: %s", path, strerror(errno));
-		free(path);
-		return rc;
+		pcp_error("cannot create the journal %s: %s", path, strerror(-fd));
+		return fd;
 	}
 	ssize_t written = write(fd, buf, len);
 	if (written < 0)
@@ -98,7 +93,6 @@ int journal_write(const char *root, const struct journal *j)
 		pcp_error("cannot write the journal %s: %s", path, strerror(-rc));
 		unlink(path);
 	}
-	free(path);
 	return rc;
 }
 
@@ -207,25 +201,19 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 	return 0;
 }
 
-int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
+int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen)
 {
 	/* One byte more than a journal may hold, so that a larger file shows, and its NUL. */
 	char buf[JOURNAL_MAX + 2];
-	char *path = sysroot_path(root, PATH_JOURNAL);
+	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_RDONLY | O_NONBLOCK, 0), rc;
 	ssize_t n;
-	int fd, rc;
 
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	free(path);
-	if (fd < 0) {
-		if (errno == ELOOP) {
-			snprintf(why, whylen, "it is a symbolic link");
-			return -EBADMSG;
-		}
-		return -errno;
+	if (fd == -ELOOP) {
+		snprintf(why, whylen, "it is a symbolic link");
+		return -EBADMSG;
 	}
+	if (fd < 0)
+		return fd;
 	if (!run_file_is_private(fd)) {
 		close(fd);
 		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
@@ -240,7 +228,7 @@ int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
 	return journal_parse(buf, (size_t)n, j, why, whylen);
 }
 
-int journal_remove(const char *root)
+int journal_remove(const struct sysroot *root)
 {
 	char *path = sysroot_path(root, PATH_JOURNAL);
 	int rc = 0;
@@ -255,32 +243,24 @@ int journal_remove(const char *root)
 	return rc;
 }
 
-bool journal_exists(const char *root)
+bool journal_exists(const struct sysroot *root)
 {
-	char *path = sysroot_path(root, PATH_JOURNAL);
-	struct stat st;
-	bool exists;
-
-	if (!path)
-		return false;
-	exists = lstat(path, &st) == 0;
-	free(path);
-	return exists;
+	return sysroot_exists(root, PATH_JOURNAL);
 }
 
-void journal_say_leftover(const char *root, bool refuse)
+void journal_say_leftover(const struct sysroot *root, bool refuse)
 {
 	char msg[PATH_MAX + 128];
 
-	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s%s; run 'pcpctl rollback' "
-		 "first, to restore the settings it recorded", root, PATH_JOURNAL);
+	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s; run 'pcpctl rollback' "
+		 "first, to restore the settings it recorded", sysroot_name(root, PATH_JOURNAL));
 	if (refuse)
 		pcp_error("%s", msg);
 	else
 		pcp_warn("%s", msg);
 }
 
-void journal_warn_leftover(const char *root)
+void journal_warn_leftover(const struct sysroot *root)
 {
 	if (journal_exists(root))
 		journal_say_leftover(root, false);

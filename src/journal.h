@@ -14,6 +14,8 @@
 #include "kernel.h"
 #include "persist.h"
 
+struct sysroot;
+
 struct journal {
 	size_t n;
 	enum pcp_sysctl sysctl[NSYSCTLS];
@@ -37,21 +39,21 @@ size_t journal_format(const struct journal *j, char *buf, size_t size);
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen);
 
 /* 0, or a negative errno after printing why. */
-int journal_write(const char *root, const struct journal *j);
+int journal_write(const struct sysroot *root, const struct journal *j);
 /*
  * 0; -ENOENT when there is no journal; -EBADMSG when it is damaged,
  * tampered with or not ours (why says how); other negative errnos.
  */
-int journal_read(const char *root, struct journal *j, char *why, size_t whylen);
-int journal_remove(const char *root);
-bool journal_exists(const char *root);
+int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen);
+int journal_remove(const struct sysroot *root);
+bool journal_exists(const struct sysroot *root);
 
 /*
  * The one message about a leftover journal (an interrupted change): an
  * error when it stops a change (refuse), else a warning.
  */
-void journal_say_leftover(const char *root, bool refuse);
+void journal_say_leftover(const struct sysroot *root, bool refuse);
 /* show and status warn when there is one. */
-void journal_warn_leftover(const char *root);
+void journal_warn_leftover(const struct sysroot *root);
 
 #endif

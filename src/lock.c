@@ -19,9 +19,9 @@
  * a real directory of ours that nobody else can write, so that the lock and
  * journal inside cannot be planted or swapped.
  */
-static int run_dir(const char *root)
+static int run_dir(const struct sysroot *root)
 {
-	char *run = sysroot_path(root, "/run");
+	char *run = sysroot_path(root, PATH_RUN);
 	char *dir = sysroot_path(root, PATH_RUN_DIR);
 	struct stat st;
 	int rc = 0;
@@ -63,29 +63,23 @@ bool run_file_is_private(int fd)
 	       st.st_nlink == 1 && !(st.st_mode & 077);
 }
 
-int lock_acquire(const char *root)
+int lock_acquire(const struct sysroot *root)
 {
-	char *path;
+	const char *path = sysroot_name(root, PATH_LOCK);
 	int fd, rc;
 
 	rc = run_dir(root);
 	if (rc)
 		return rc;
-	path = sysroot_path(root, PATH_LOCK);
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = sysroot_open_nofollow(root, PATH_LOCK, O_RDWR | O_CREAT, 0600);
 	if (fd < 0) {
-		rc = -errno;
 		pcp_error("cannot open the lock %s: %s", path,
-			  errno == ELOOP ? "it is a symbolic link; remove it" : strerror(errno));
-		free(path);
-		return rc;
+			  fd == -ELOOP ? "it is a symbolic link; remove it" : strerror(-fd));
+		return fd;
 	}
 	if (!run_file_is_private(fd)) {
 		pcp_error("refusing the lock %s: not a private regular file of uid %u; remove it",
 			  path, (unsigned)geteuid());
-		free(path);
 		close(fd);
 		return -EPERM;
 	}
@@ -106,7 +100,6 @@ int lock_acquire(const char *root)
 				LOCK_WAIT_SECONDS);
 		nanosleep(&(struct timespec){ .tv_nsec = 100L * 1000 * 1000 }, NULL);
 	}
-	free(path);
 	if (rc) {
 		close(fd);
 		return rc;

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+struct sysroot;
+
 /* How long a second pcpctl waits for the one holding the lock. */
 #define LOCK_WAIT_SECONDS 10
 
@@ -16,7 +18,7 @@
  * to lock_release, or a negative errno (-EBUSY when another pcpctl kept it)
  * after printing why.
  */
-int lock_acquire(const char *root);
+int lock_acquire(const struct sysroot *root);
 void lock_release(int fd);
 
 /* A file we own, regular, not linked elsewhere: anything else was planted. */

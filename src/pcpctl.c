@@ -20,6 +20,7 @@
 #include "status.h"
 #include "suggest.h"
 #include "sweep.h"
+#include "sysroot.h"
 
 #ifndef PCPCTL_VERSION
 #define PCPCTL_VERSION "unknown"
@@ -85,7 +86,7 @@ static struct poptOption sweep_options[] = {
 	POPT_TABLEEND
 };
 
-static int run_show(const char *root, char *const *args)
+static int run_show(const struct sysroot *root, char *const *args)
 {
 	(void)args;
 	if (opt.json + opt.raw + opt.pairs > 1) {
@@ -101,7 +102,7 @@ static int run_show(const char *root, char *const *args)
 	return cmd_show(root, &opt.show);
 }
 
-static int run_status(const char *root, char *const *args)
+static int run_status(const struct sysroot *root, char *const *args)
 {
 	(void)args;
 	journal_warn_leftover(root);
@@ -115,27 +116,27 @@ static void change_flags(void)
 	opt.change.persist = opt.persist;
 }
 
-static int run_set(const char *root, char *const *args)
+static int run_set(const struct sysroot *root, char *const *args)
 {
 	(void)args;
 	change_flags();
 	return cmd_set(root, &opt.change);
 }
 
-static int run_reset(const char *root, char *const *args)
+static int run_reset(const struct sysroot *root, char *const *args)
 {
 	(void)args;
 	change_flags();
 	return cmd_reset(root, &opt.change);
 }
 
-static int run_rollback(const char *root, char *const *args)
+static int run_rollback(const struct sysroot *root, char *const *args)
 {
 	(void)args;
 	return cmd_rollback(root, opt.json);
 }
 
-static int run_sweep(const char *root, char *const *args)
+static int run_sweep(const struct sysroot *root, char *const *args)
 {
 	opt.sweep.json = opt.json;
 	opt.sweep.command = args;
@@ -144,7 +145,7 @@ static int run_sweep(const char *root, char *const *args)
 
 static const struct command {
 	const char *name;
-	int (*handler)(const char *root, char *const *args);
+	int (*handler)(const struct sysroot *root, char *const *args);
 	struct poptOption *options;	/* besides common_options */
 	const char *summary;		/* one line of pcpctl --help */
 	const char *usage;		/* what follows "pcpctl NAME" in its usage */
@@ -383,6 +384,7 @@ int main(int argc, const char **argv)
 {
 	int at = find_command(argc, argv), rc = EXIT_USAGE, status;
 	const struct command *cmd = command_named(at ? argv[at] : "show");
+	struct sysroot *root = NULL;
 	const char **av, **args;
 	poptContext ctx;
 
@@ -445,8 +447,15 @@ int main(int argc, const char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = cmd->handler(opt.sysroot ? opt.sysroot : "", args ? (char *const *)args : NULL);
+	root = sysroot_open(opt.sysroot);
+	if (!root) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:
+	sysroot_free(root);
 	free_option_strings();
 	poptFreeContext(ctx);
 	free(av);

@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "msg.h"
 #include "report.h"
+#include "sysroot.h"
 
 /* Why a sysctl can be missing, for the human-readable status. */
 static const char *const missing_reason[NSYSCTLS] = {
@@ -37,7 +38,7 @@ void print_sysctl_label(const char *name)
 	print_string(PRINT_FP, NULL, "%-35s ", name ? label : "kernel:");
 }
 
-int cmd_status(const char *root, bool json)
+int cmd_status(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	long value[NSYSCTLS];
@@ -51,8 +52,8 @@ int cmd_status(const char *root, bool json)
 	}
 	release = kernel_release(k);
 	if (!release) {
-		pcp_error("cannot read the kernel release from %s/proc/sys/kernel/osrelease: %s",
-			  root, strerror(errno));
+		pcp_error("cannot read the kernel release from %s: %s",
+			  sysroot_name(root, PATH_OSRELEASE), strerror(errno));
 		k->ops->close(k);
 		return EXIT_FAIL;
 	}

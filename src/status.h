@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 
-int cmd_status(const char *root, bool json);
+struct sysroot;
+
+int cmd_status(const struct sysroot *root, bool json);
 
 /*
  * What status, set, reset and rollback report alike: the pcp sysctls as a

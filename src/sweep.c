@@ -404,7 +404,7 @@ static int write_plot(const struct sweep_opts *o, const char *path, const struct
 	return rc;
 }
 
-static int apply_point(struct kernel *k, const char *root, bool batch, long value)
+static int apply_point(struct kernel *k, const struct sysroot *root, bool batch, long value)
 {
 	struct change_request req = {
 		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
@@ -417,7 +417,7 @@ static int apply_point(struct kernel *k, const char *root, bool batch, long valu
 	return rc;
 }
 
-int cmd_sweep(const char *root, const struct sweep_opts *o)
+int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
 	struct change_session session;
 	struct point *pts = NULL;

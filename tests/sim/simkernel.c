@@ -352,7 +352,7 @@ static const struct kernel_ops sim_ops = {
 	.close = kernel_free,
 };
 
-struct kernel *kernel_open(const char *root)
+struct kernel *kernel_open(const struct sysroot *root)
 {
 	return kernel_new(root, &sim_ops);
 }
