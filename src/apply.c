@@ -478,7 +478,7 @@ static enum change_status transact(struct kernel *k, enum pcp_era era,
 	return CHANGE_DONE;
 }
 
-enum change_status change_apply(struct kernel *k, const struct change_request *req,
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res)
 {
 	struct expectation want;
@@ -533,7 +533,7 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	return CHANGE_DONE;
 }
 
-enum change_status change_rollback(struct kernel *k, struct change_result *res)
+enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
 	struct expectation old;
 	enum change_status st;
@@ -572,7 +572,7 @@ enum change_status change_rollback(struct kernel *k, struct change_result *res)
 	return st;
 }
 
-enum change_status change_session_begin(struct kernel *k, struct change_session *s)
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
 {
 	struct journal j = { 0 };
 	enum change_status st;
@@ -601,7 +601,7 @@ enum change_status change_session_begin(struct kernel *k, struct change_session 
 	return st;
 }
 
-enum change_status change_session_end(struct kernel *k, struct change_session *s)
+enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 {
 	const struct change_result *o = &s->original;
 	struct change_request req = {
@@ -612,9 +612,9 @@ enum change_status change_session_end(struct kernel *k, struct change_session *s
 		.in_session = true,
 	};
 	struct change_result res;
-	enum change_status st = change_apply(k, &req, &res);
+	enum change_status st = apply_change(k, &req, &res);
 
-	change_result_free(&res);
+	apply_result_free(&res);
 	if (st == CHANGE_DONE) {
 		int err = journal_remove(k->root);
 
@@ -631,7 +631,7 @@ enum change_status change_session_end(struct kernel *k, struct change_session *s
 	return st;
 }
 
-void change_result_free(struct change_result *res)
+void apply_result_free(struct change_result *res)
 {
 	zoneinfo_free(&res->zi_before);
 	zoneinfo_free(&res->zi_after);

@@ -39,7 +39,7 @@ struct change_request {
 	enum persist_mode persist;
 	/*
 	 * The caller holds the lock and a journal of the original values
-	 * (change_session_begin): take neither, the session's journal covers
+	 * (apply_session_begin): take neither, the session's journal covers
 	 * a crash.
 	 */
 	bool in_session;
@@ -61,15 +61,15 @@ struct change_result {
 	struct zoneinfo zi_before, zi_after;
 };
 
-enum change_status change_apply(struct kernel *k, const struct change_request *req,
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res);
 /* Restore what an interrupted change's journal recorded; CHANGE_DONE when none was. */
-enum change_status change_rollback(struct kernel *k, struct change_result *res);
-void change_result_free(struct change_result *res);
+enum change_status apply_rollback(struct kernel *k, struct change_result *res);
+void apply_result_free(struct change_result *res);
 
 /*
  * A session of several changes (a sweep): lock, and journal every pcp
- * sysctl's original value until change_session_end puts them back, so that
+ * sysctl's original value until apply_session_end puts them back, so that
  * after a crash 'pcpctl rollback' restores the state before the session.
  */
 struct change_session {
@@ -77,9 +77,9 @@ struct change_session {
 	struct change_result original;
 };
 
-enum change_status change_session_begin(struct kernel *k, struct change_session *s);
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s);
 /* Restore and verify the original values: CHANGE_DONE or CHANGE_ROLLBACK_FAILED. */
-enum change_status change_session_end(struct kernel *k, struct change_session *s);
+enum change_status apply_session_end(struct kernel *k, struct change_session *s);
 
 /* Whether the kernel takes the value: 0 (its default) or in PCP_BATCH_MAX, PCP_FRACTION_MIN. */
 bool batch_valid(long batch);

@@ -164,7 +164,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_exit(root, change_apply(k, req, &r));
+	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) &&
@@ -174,7 +174,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
-	change_result_free(&r);
+	apply_result_free(&r);
 	return rc;
 }
 
@@ -228,7 +228,7 @@ int cmd_rollback(const struct sysroot *root, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_exit(root, change_rollback(k, &r));
+	rc = change_exit(root, apply_rollback(k, &r));
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK)) {
 		new_json_obj(true);
@@ -244,6 +244,6 @@ int cmd_rollback(const struct sysroot *root, bool json)
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}
-	change_result_free(&r);
+	apply_result_free(&r);
 	return rc;
 }

@@ -411,9 +411,9 @@ static int apply_point(struct kernel *k, const struct sysroot *root, bool batch,
 		.in_session = true,
 	};
 	struct change_result res;
-	int rc = change_exit(root, change_apply(k, &req, &res));
+	int rc = change_exit(root, apply_change(k, &req, &res));
 
-	change_result_free(&res);
+	apply_result_free(&res);
 	return rc;
 }
 
@@ -443,12 +443,12 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	};
 	struct change_result probe_res;
 
-	rc = change_exit(root, change_apply(k, &probe, &probe_res));
-	change_result_free(&probe_res);
+	rc = change_exit(root, apply_change(k, &probe, &probe_res));
+	apply_result_free(&probe_res);
 	if (rc)
 		goto out;
 	catch_signals();
-	rc = change_exit(root, change_session_begin(k, &session));
+	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
 		goto out;
 	if (!o->json)
@@ -475,7 +475,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		if (!o->json)
 			print_row(pt, &pts[0]);
 	}
-	end_rc = change_exit(root, change_session_end(k, &session));
+	end_rc = change_exit(root, apply_session_end(k, &session));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :
