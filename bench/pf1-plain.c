@@ -11,9 +11,6 @@
  * warmup it counts the pages touched during SECONDS and prints
  * "ops/s <total over all tasks>".
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 /* as in pcpctl: adjacent-line prefetch pairs 64-byte lines */
 struct slot {

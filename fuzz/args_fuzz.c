@@ -13,15 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "check.h"
 #include "columns.h"
 #include "idlist.h"
 #include "kernel.h"
 #include "numparse.h"
 #include "sweep.h"
-
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A table in the style of show's, with names that prefix one another. */
 static const struct coldesc columns[] = {
@@ -58,7 +56,7 @@ static bool all_digits(const char *s, size_t n)
 
 static void fuzz_parse_long(const char *s, unsigned sel)
 {
-	const long *b = bounds[sel % NELEM(bounds)];
+	const long *b = bounds[sel % ARRAY_SIZE(bounds)];
 	long v = 12345;
 	int rc = parse_long(s, b[0], b[1], &v);
 
@@ -83,7 +81,7 @@ static void fuzz_parse_long(const char *s, unsigned sel)
 static void fuzz_parse_seconds(const char *s, unsigned sel)
 {
 	static const double lims[][2] = { { 0, 1e9 }, { 0.01, 86400 }, { 0, 0 }, { 1, 2 } };
-	const double *l = lims[sel % NELEM(lims)];
+	const double *l = lims[sel % ARRAY_SIZE(lims)];
 	double v = -1;
 	int rc = parse_seconds(s, l[0], l[1], &v);
 
@@ -157,10 +155,10 @@ static void fuzz_colsel(const char *s, unsigned sel)
 		.columns = (sel & 1) ? NULL : s,
 		.all_columns = (sel & 6) == 6,
 	};
-	const char *def = defaults[(sel >> 3) % NELEM(defaults)];
+	const char *def = defaults[(sel >> 3) % ARRAY_SIZE(defaults)];
 	struct colsel cs = { (size_t *)1, 99 };
 	const char *bad = (const char *)1;
-	int rc = colsel_make(columns, NELEM(columns), def, &opts, &cs, &bad);
+	int rc = colsel_make(columns, ARRAY_SIZE(columns), def, &opts, &cs, &bad);
 
 	CHECK(rc == 0 || rc == -EINVAL || rc == -ENOMEM);
 	if (rc) {
@@ -175,10 +173,10 @@ static void fuzz_colsel(const char *s, unsigned sel)
 	}
 	CHECK(bad == NULL);
 	if (opts.all_columns)
-		CHECK(cs.n == NELEM(columns));
+		CHECK(cs.n == ARRAY_SIZE(columns));
 	CHECK(cs.n >= 1);
 	for (size_t i = 0; i < cs.n; i++)
-		CHECK(cs.idx[i] < NELEM(columns));
+		CHECK(cs.idx[i] < ARRAY_SIZE(columns));
 	colsel_free(&cs);
 	CHECK(cs.idx == NULL && cs.n == 0);
 }

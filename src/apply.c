@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "journal.h"
+#include "lock.h"
 #include "msg.h"
 #include "pcprules.h"
 #include "persist.h"
@@ -13,24 +15,14 @@
 #include "sysroot.h"
 #include "topology.h"
 
-int validate_batch(long batch)
+bool batch_valid(long batch)
 {
-	if (batch < 0 || batch > PCP_BATCH_MAX) {
-		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
-			  batch, PCP_BATCH_MAX);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return batch >= 0 && batch <= PCP_BATCH_MAX;
 }
 
-int validate_fraction(long fraction)
+bool fraction_valid(long fraction)
 {
-	if (fraction != 0 && (fraction < PCP_FRACTION_MIN || fraction > INT32_MAX)) {
-		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
-			  fraction, PCP_FRACTION_MIN, INT32_MAX);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return fraction == 0 || (fraction >= PCP_FRACTION_MIN && fraction <= INT32_MAX);
 }
 
 static void checkpoint(struct kernel *k, const char *step)
@@ -71,7 +63,7 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 }
 
 /* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+static int check_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
 		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
@@ -84,8 +76,8 @@ static int check_zone(const char *root, enum pcp_era era, const struct expectati
 
 	rc = zone_split_cpus(root, z, &in.split);
 	if (rc) {
-		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s/sys: %s", z->node,
-			 root, strerror(-rc));
+		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s: %s", z->node,
+			 sysroot_name(root, "/sys"), strerror(-rc));
 		return rc;
 	}
 	if (ex->targeted[SYSCTL_BATCH])
@@ -121,7 +113,7 @@ static int check_zone(const char *root, enum pcp_era era, const struct expectati
  * with the boost it had before the change (before: the same zone then, or
  * NULL), or with none.  A mismatch is described for the boost it has now.
  */
-static int verify_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+static int verify_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
 		       const struct zi_zone *z, const struct zi_zone *before, char *why,
 		       size_t whylen)
 {
@@ -131,7 +123,7 @@ static int verify_zone(const char *root, enum pcp_era era, const struct expectat
 	char other[200];
 	int rc = check_zone(root, era, ex, z, lows[0], why, whylen);
 
-	for (size_t i = 1; i < sizeof(lows) / sizeof(lows[0]) && rc == -EPROTO; i++)
+	for (size_t i = 1; i < ARRAY_SIZE(lows) && rc == -EPROTO; i++)
 		if (lows[i] != lows[0] && check_zone(root, era, ex, z, lows[i], other,
 						     sizeof(other)) == 0)
 			rc = 0;
@@ -201,11 +193,11 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
 
 /*
  * Write the old values back in reverse order and verify them, and with
- * file, put the sysctl.d file back as it was.  Returns EXIT_FAIL when all
- * is back where it was (journal removed), or EXIT_ROLLBACK when it is not
- * (journal kept).
+ * file, put the sysctl.d file back as it was.  Returns CHANGE_FAILED when
+ * all is back where it was (journal removed), or CHANGE_ROLLBACK_FAILED
+ * when it is not (journal kept).
  */
-static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
+static enum change_status roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
 		     size_t n, const struct expectation *old, const struct persisted *file,
 		     bool own_journal)
 {
@@ -244,45 +236,45 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 			failed = 1;
 	}
 	if (failed) {
-		pcp_error("rollback failed; %s%s keeps the old values: fix the cause, then run "
-			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
-		return EXIT_ROLLBACK;
+		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
+			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
+		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own_journal ? journal_remove(k->root) : 0;
 	if (rc)
-		pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
-			 PATH_JOURNAL, strerror(-rc));
-	return EXIT_FAIL;
+		pcp_warn("settings restored, but %s could not be removed: %s",
+			 sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
+	return CHANGE_FAILED;
 }
 
-static int kernel_era(struct kernel *k, enum pcp_era *era)
+static enum change_status kernel_era(struct kernel *k, enum pcp_era *era)
 {
 	char *release = kernel_release(k);
 	int rc;
 
 	if (!release) {
-		pcp_error("cannot read the kernel release from %s/proc/sys/kernel/osrelease: %s",
-			  k->root, strerror(errno));
-		return EXIT_FAIL;
+		pcp_error("cannot read the kernel release from %s: %s",
+			  sysroot_name(k->root, PATH_OSRELEASE), strerror(errno));
+		return CHANGE_FAILED;
 	}
 	rc = pcp_era_of_release(release, era);
 	if (rc)
 		pcp_error("cannot tell the kernel version from its release \"%s\"", release);
 	free(release);
-	return rc ? EXIT_FAIL : EXIT_OK;
+	return rc ? CHANGE_FAILED : CHANGE_DONE;
 }
 
-static int read_settings(struct kernel *k, struct change_result *res)
+static enum change_status read_settings(struct kernel *k, struct change_result *res)
 {
 	if (kernel_read_settings(k, res->have, res->before))
-		return EXIT_FAIL;
+		return CHANGE_FAILED;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return EXIT_OK;
+	return CHANGE_DONE;
 }
 
 /* Decide the writes: batch first, then the fraction this kernel has. */
-static int plan(const struct change_request *req, struct change_result *res,
-		struct expectation *want)
+static enum change_status plan(const struct change_request *req, struct change_result *res,
+			       struct expectation *want)
 {
 	enum pcp_sysctl fs = fraction_sysctl(res->have);
 	bool set_batch = req->set_batch || (req->reset && res->have[SYSCTL_BATCH]);
@@ -292,16 +284,10 @@ static int plan(const struct change_request *req, struct change_result *res,
 	memcpy(want->value, res->before, sizeof(want->value));
 	memset(want->targeted, 0, sizeof(want->targeted));
 
-	if (set_batch && !res->have[SYSCTL_BATCH]) {
-		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
-			  "from " PCPCTL_PATCHDIR "/ or change only --fraction");
-		return EXIT_NOIFACE;
-	}
-	if (set_fraction && !res->have[fs]) {
-		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
-			  "vm.percpu_pagelist_fraction");
-		return EXIT_NOIFACE;
-	}
+	if (set_batch && !res->have[SYSCTL_BATCH])
+		return CHANGE_NO_BATCH;
+	if (set_fraction && !res->have[fs])
+		return CHANGE_NO_FRACTION;
 	if (set_batch) {
 		want->value[SYSCTL_BATCH] = req->reset ? 0 : req->batch;
 		want->targeted[SYSCTL_BATCH] = true;
@@ -320,7 +306,7 @@ static int plan(const struct change_request *req, struct change_result *res,
 				.sysctl = s, .from = res->before[s], .to = want->value[s],
 			};
 	}
-	return EXIT_OK;
+	return CHANGE_DONE;
 }
 
 static int persist(const struct kernel *k, const struct change_request *req,
@@ -337,245 +323,285 @@ static int persist(const struct kernel *k, const struct change_request *req,
 	return persist_write(k->root, &p);
 }
 
-/* The steps after the lock is held. */
-static int transact(struct kernel *k, enum pcp_era era, const struct change_request *req,
-		    struct change_result *res)
-{
-	struct expectation want, old = { 0 };
-	struct journal j = { 0 };
+/* What the steps of transact() hand on to each other. */
+struct txn {
+	struct kernel *k;
+	enum pcp_era era;
+	const struct change_request *req;
+	struct change_result *res;
+	struct expectation want, old;
+	struct journal j;
 	/* The sysctl.d file as it was, once the change may have rewritten it. */
-	const struct persisted *file = NULL;
+	const struct persisted *file;
+	size_t done;		/* writes that may have happened, to undo */
+};
+
+/* Read and plan again under the lock, and read what a failure would restore. */
+static enum change_status prepare(struct txn *t)
+{
+	struct change_result *res = t->res;
+	enum change_status st;
+
+	if (!t->req->in_session && journal_exists(t->k->root))
+		return CHANGE_JOURNAL_LEFT;
+	if ((st = read_settings(t->k, res)) || (st = plan(t->req, res, &t->want)))
+		return st;
+	if (kernel_load_zoneinfo(t->k, &res->zi_before))
+		return CHANGE_FAILED;
+	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
+	if (t->req->dry_run)
+		return CHANGE_DONE;
+	/* Read first: a file pcpctl may not manage stops the change before any write. */
+	if (t->req->persist != PERSIST_NONE) {
+		if (persist_read(t->k->root, &t->j.persisted))
+			return CHANGE_FAILED;
+		t->j.persist = true;
+	}
+	return CHANGE_DONE;
+}
+
+/* Writing the value already set recomputes nothing: leave the kernel alone. */
+static void confirm_unchanged(struct txn *t)
+{
 	char why[200];
-	size_t done;
+	int rc = verify(t->k, t->era, &t->want, &t->res->zi_before, &t->res->zi_after, why,
+			sizeof(why));
+
+	t->res->verified = rc == 0;
+	if (rc)
+		pcp_warn("already set, but zoneinfo disagrees: %s", why);
+}
+
+/* Journal the old values, then write the new ones in order. */
+static enum change_status write_all(struct txn *t)
+{
+	struct change_result *res = t->res;
+
+	t->old = t->want;
+	memcpy(t->old.value, res->before, sizeof(t->old.value));
+	for (size_t i = 0; i < res->nwrites; i++) {
+		t->j.sysctl[t->j.n] = res->writes[i].sysctl;
+		t->j.old[t->j.n++] = res->writes[i].from;
+	}
+	checkpoint(t->k, "journal");
+	if (!t->req->in_session && journal_write(t->k->root, &t->j))
+		return CHANGE_FAILED;
+	for (t->done = 0; t->done < res->nwrites; t->done++) {
+		const struct planned_write *w = &res->writes[t->done];
+		int rc;
+
+		checkpoint_sysctl(t->k, "write", w->sysctl);
+		rc = t->k->ops->write_sysctl(t->k, w->sysctl, w->to);
+		if (rc) {
+			write_failed(w->sysctl, w->to, rc);
+			/* A failed write may still have half-happened: restore it too. */
+			t->done++;
+			return CHANGE_FAILED;
+		}
+	}
+	return CHANGE_DONE;
+}
+
+static enum change_status verify_writes(struct txn *t)
+{
+	char why[200];
+
+	checkpoint(t->k, "verify");
+	if (verify(t->k, t->era, &t->want, &t->res->zi_before, &t->res->zi_after, why,
+		   sizeof(why))) {
+		pcp_error("verification failed: %s", why);
+		return CHANGE_FAILED;
+	}
+	t->res->verified = true;
+	t->res->changed = true;
+	return CHANGE_DONE;
+}
+
+static enum change_status persist_settings(struct txn *t)
+{
+	checkpoint(t->k, "persist");
+	if (persist(t->k, t->req, &t->want, &t->j.persisted)) {
+		/* The rename may have happened before the failure: put the file back too. */
+		t->file = &t->j.persisted;
+		t->done = t->res->nwrites;
+		zoneinfo_free(&t->res->zi_after);
+		return CHANGE_FAILED;
+	}
+	t->res->persisted = true;
+	return CHANGE_DONE;
+}
+
+static void commit(struct txn *t)
+{
 	int rc;
 
-	if (!req->in_session && journal_exists(k->root)) {
-		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
-			  k->root, PATH_JOURNAL);
-		return EXIT_FAIL;
-	}
-	rc = read_settings(k, res);
+	if (!t->res->nwrites || t->req->in_session)
+		return;
+	checkpoint(t->k, "commit");
+	rc = journal_remove(t->k->root);
 	if (rc)
-		return rc;
-	rc = plan(req, res, &want);
-	if (rc)
-		return rc;
-	if (kernel_load_zoneinfo(k, &res->zi_before))
-		return EXIT_FAIL;
-	res->high_unconfirmed = era == ERA_LAZY_HIGH;
-	if (req->dry_run)
-		return EXIT_OK;
-	/* Read first: a file pcpctl may not manage stops the change before any write. */
-	if (req->persist != PERSIST_NONE) {
-		if (persist_read(k->root, &j.persisted))
-			return EXIT_FAIL;
-		j.persist = true;
-	}
+		pcp_warn("change verified, but %s could not be removed: %s",
+			 sysroot_name(t->k->root, PATH_JOURNAL), strerror(-rc));
+}
 
-	if (res->nwrites == 0) {
-		/* Writing the value already set recomputes nothing: leave the kernel alone. */
-		rc = verify(k, era, &want, &res->zi_before, &res->zi_after, why, sizeof(why));
-		res->verified = rc == 0;
-		if (rc)
-			pcp_warn("already set, but zoneinfo disagrees: %s", why);
-	} else {
-		old = want;
-		memcpy(old.value, res->before, sizeof(old.value));
-		for (size_t i = 0; i < res->nwrites; i++) {
-			j.sysctl[j.n] = res->writes[i].sysctl;
-			j.old[j.n++] = res->writes[i].from;
-		}
-		checkpoint(k, "journal");
-		if (!req->in_session && journal_write(k->root, &j))
-			return EXIT_FAIL;
+static enum change_status undo(struct txn *t)
+{
+	struct change_result *res = t->res;
 
-		for (done = 0; done < res->nwrites; done++) {
-			const struct planned_write *w = &res->writes[done];
-
-			checkpoint_sysctl(k, "write", w->sysctl);
-			rc = k->ops->write_sysctl(k, w->sysctl, w->to);
-			if (rc) {
-				write_failed(w->sysctl, w->to, rc);
-				/* A failed write may still have half-happened: restore it too. */
-				done++;
-				goto undo;
-			}
-		}
-		checkpoint(k, "verify");
-		rc = verify(k, era, &want, &res->zi_before, &res->zi_after, why, sizeof(why));
-		if (rc) {
-			pcp_error("verification failed: %s", why);
-			goto undo;
-		}
-		res->verified = true;
-		res->changed = true;
-	}
-	if (req->persist != PERSIST_NONE) {
-		checkpoint(k, "persist");
-		if (persist(k, req, &want, &j.persisted)) {
-			/* Without writes the file holds the old values or the live ones: both true. */
-			if (res->nwrites == 0)
-				return EXIT_FAIL;
-			/* The rename may have happened before the failure: put the file back too. */
-			file = &j.persisted;
-			done = res->nwrites;
-			zoneinfo_free(&res->zi_after);
-			goto undo;
-		}
-		res->persisted = true;
-	}
-	if (res->nwrites && !req->in_session) {
-		checkpoint(k, "commit");
-		rc = journal_remove(k->root);
-		if (rc)
-			pcp_warn("change verified, but %s%s could not be removed: %s", k->root,
-				 PATH_JOURNAL, strerror(-rc));
-	}
-	return EXIT_OK;
-
-undo:
 	res->changed = false;
 	res->verified = false;
 	res->rolled_back = true;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(k, era, res->writes, done, &old, file, !req->in_session);
+	return roll_back(t->k, t->era, res->writes, t->done, &t->old, t->file,
+			 !t->req->in_session);
 }
 
-int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res)
+/* The steps after the lock is held. */
+static enum change_status transact(struct kernel *k, enum pcp_era era,
+				   const struct change_request *req, struct change_result *res)
+{
+	struct txn t = { .k = k, .era = era, .req = req, .res = res };
+	enum change_status st = prepare(&t);
+
+	if (st != CHANGE_DONE || req->dry_run)
+		return st;
+	if (res->nwrites == 0)
+		confirm_unchanged(&t);
+	else if ((st = write_all(&t)) != CHANGE_DONE)
+		return t.done ? undo(&t) : st;
+	else if (verify_writes(&t) != CHANGE_DONE)
+		return undo(&t);
+	/* Without writes the file holds the old values or the live ones: both true. */
+	if (req->persist != PERSIST_NONE && persist_settings(&t) != CHANGE_DONE)
+		return res->nwrites ? undo(&t) : CHANGE_FAILED;
+	commit(&t);
+	return CHANGE_DONE;
+}
+
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
+				struct change_result *res)
 {
 	struct expectation want;
+	enum change_status st;
 	enum pcp_era era;
-	int rc, lock = -1;
+	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
-	rc = kernel_era(k, &era);
-	if (rc)
-		return rc;
 	/*
 	 * A missing interface or privilege is reported before the lock is
 	 * taken (creating it needs privilege too); transact() plans again
 	 * under the lock, with what is current then.
 	 */
-	rc = read_settings(k, res);
-	if (!rc)
-		rc = plan(req, res, &want);
-	if (rc)
-		return rc;
+	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)) ||
+	    (st = plan(req, res, &want)))
+		return st;
 	if (!req->dry_run) {
 		for (int s = 0; s < NSYSCTLS; s++)
 			if (want.targeted[s] && check_write_access(k, s))
-				return EXIT_NOPRIV;
+				return CHANGE_NO_ACCESS;
 	}
 	if (!req->dry_run && !req->in_session) {
 		lock = lock_acquire(k->root);
 		if (lock < 0)
-			return EXIT_FAIL;
+			return CHANGE_FAILED;
 	}
-	rc = transact(k, era, req, res);
+	st = transact(k, era, req, res);
 	lock_release(lock);
-	return rc;
+	return st;
 }
 
-int change_rollback(struct kernel *k, struct change_result *res)
+/* The journal's old values as writes back from the current ones. */
+static enum change_status plan_rollback(struct kernel *k, const struct journal *j,
+					struct change_result *res, struct expectation *old)
+{
+	memcpy(old->have, res->have, sizeof(old->have));
+	memcpy(old->value, res->before, sizeof(old->value));
+	for (size_t i = 0; i < j->n; i++) {
+		if (!res->have[j->sysctl[i]]) {
+			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
+				  "kernel? Remove it once the settings are right", sysroot_name(k->root, PATH_JOURNAL),
+				  sysctl_name(j->sysctl[i]));
+			return CHANGE_NO_SYSCTL;
+		}
+		res->writes[i] = (struct planned_write){
+			.sysctl = j->sysctl[i], .from = j->old[i], .to = res->before[j->sysctl[i]],
+		};
+		old->value[j->sysctl[i]] = j->old[i];
+		res->after[j->sysctl[i]] = j->old[i];
+	}
+	res->nwrites = j->n;
+	return CHANGE_DONE;
+}
+
+enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
 	struct expectation old;
+	enum change_status st;
 	struct journal j;
 	enum pcp_era era;
 	char why[160];
 	int rc, lock;
 
 	memset(res, 0, sizeof(*res));
-	rc = kernel_era(k, &era);
-	if (!rc)
-		rc = read_settings(k, res);
-	if (rc)
-		return rc;
+	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
+		return st;
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && check_write_access(k, s))
-			return EXIT_NOPRIV;
+			return CHANGE_NO_ACCESS;
 	lock = lock_acquire(k->root);
 	if (lock < 0)
-		return EXIT_FAIL;
+		return CHANGE_FAILED;
 	rc = journal_read(k->root, &j, why, sizeof(why));
-	if (rc == -ENOENT) {
-		lock_release(lock);
-		return EXIT_OK;
+	if (rc == -EBADMSG)
+		pcp_error("refusing %s: %s; nothing was changed. Inspect it, set the values "
+			  "by hand, then remove it", sysroot_name(k->root, PATH_JOURNAL), why);
+	else if (rc && rc != -ENOENT)
+		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
+	st = rc == -ENOENT ? CHANGE_DONE : rc ? CHANGE_FAILED : plan_rollback(k, &j, res, &old);
+	if (!rc && !st) {
+		/* roll_back() calls a change it undid completely a failed one. */
+		st = roll_back(k, era, res->writes, j.n, &old, j.persist ? &j.persisted : NULL, true);
+		res->rolled_back = st == CHANGE_FAILED;
+		res->persisted = j.persist && res->rolled_back;
+		res->verified = res->rolled_back;
+		res->changed = res->rolled_back;
+		if (res->rolled_back)
+			st = CHANGE_DONE;
 	}
-	if (rc) {
-		if (rc == -EBADMSG)
-			pcp_error("refusing %s%s: %s; nothing was changed. Inspect it, set the values "
-				  "by hand, then remove it", k->root, PATH_JOURNAL, why);
-		else
-			pcp_error("cannot read %s%s: %s", k->root, PATH_JOURNAL, strerror(-rc));
-		lock_release(lock);
-		return EXIT_FAIL;
-	}
-	memcpy(old.have, res->have, sizeof(old.have));
-	memcpy(old.value, res->before, sizeof(old.value));
-	for (size_t i = 0; i < j.n; i++) {
-		if (!res->have[j.sysctl[i]]) {
-			pcp_error("%s%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Remove it once the settings are right", k->root, PATH_JOURNAL,
-				  sysctl_name(j.sysctl[i]));
-			lock_release(lock);
-			return EXIT_NOIFACE;
-		}
-		res->writes[i] = (struct planned_write){
-			.sysctl = j.sysctl[i], .from = j.old[i], .to = res->before[j.sysctl[i]],
-		};
-		old.value[j.sysctl[i]] = j.old[i];
-		res->after[j.sysctl[i]] = j.old[i];
-	}
-	res->nwrites = j.n;
-	rc = roll_back(k, era, res->writes, j.n, &old, j.persist ? &j.persisted : NULL, true);
 	lock_release(lock);
-	res->persisted = j.persist && rc == EXIT_FAIL;
-	res->rolled_back = rc == EXIT_FAIL;
-	res->verified = res->rolled_back;
-	res->changed = res->rolled_back;
-	return rc == EXIT_FAIL ? EXIT_OK : rc;
+	return st;
 }
 
-int change_session_begin(struct kernel *k, struct change_session *s)
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
 {
 	struct journal j = { 0 };
-	int rc;
+	enum change_status st;
 
 	memset(s, 0, sizeof(*s));
 	s->lock = lock_acquire(k->root);
 	if (s->lock < 0)
-		return EXIT_FAIL;
-	if (journal_exists(k->root)) {
-		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
-			  k->root, PATH_JOURNAL);
-		rc = EXIT_FAIL;
-		goto fail;
-	}
-	rc = read_settings(k, &s->original);
-	if (rc)
-		goto fail;
-	for (int i = 0; i < NSYSCTLS; i++) {
+		return CHANGE_FAILED;
+	st = journal_exists(k->root) ? CHANGE_JOURNAL_LEFT : read_settings(k, &s->original);
+	for (int i = 0; i < NSYSCTLS && !st; i++) {
 		if (!s->original.have[i])
 			continue;
 		if (check_write_access(k, i)) {
-			rc = EXIT_NOPRIV;
-			goto fail;
+			st = CHANGE_NO_ACCESS;
+			break;
 		}
 		j.sysctl[j.n] = i;
 		j.old[j.n++] = s->original.before[i];
 	}
-	if (journal_write(k->root, &j)) {
-		rc = EXIT_FAIL;
-		goto fail;
+	if (!st && journal_write(k->root, &j))
+		st = CHANGE_FAILED;
+	if (st) {
+		lock_release(s->lock);
+		s->lock = -1;
 	}
-	return EXIT_OK;
-fail:
-	lock_release(s->lock);
-	s->lock = -1;
-	return rc;
+	return st;
 }
 
-int change_session_end(struct kernel *k, struct change_session *s)
+enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 {
 	const struct change_result *o = &s->original;
 	struct change_request req = {
@@ -586,26 +612,26 @@ int change_session_end(struct kernel *k, struct change_session *s)
 		.in_session = true,
 	};
 	struct change_result res;
-	int rc = change_apply(k, &req, &res);
+	enum change_status st = apply_change(k, &req, &res);
 
-	change_result_free(&res);
-	if (rc == EXIT_OK) {
+	apply_result_free(&res);
+	if (st == CHANGE_DONE) {
 		int err = journal_remove(k->root);
 
 		if (err)
-			pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
-				 PATH_JOURNAL, strerror(-err));
+			pcp_warn("settings restored, but %s could not be removed: %s",
+				 sysroot_name(k->root, PATH_JOURNAL), strerror(-err));
 	} else {
-		pcp_error("could not restore the settings from before; %s%s keeps them: run "
-			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
-		rc = EXIT_ROLLBACK;
+		pcp_error("could not restore the settings from before; %s keeps them: run "
+			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
+		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);
 	s->lock = -1;
-	return rc;
+	return st;
 }
 
-void change_result_free(struct change_result *res)
+void apply_result_free(struct change_result *res)
 {
 	zoneinfo_free(&res->zi_before);
 	zoneinfo_free(&res->zi_after);

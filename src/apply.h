@@ -1,7 +1,9 @@
 /*
  * The change transaction behind set, reset and rollback: validate, lock,
  * journal, write, verify against zoneinfo, and on any failure restore the
- * old values and verify those.  It knows nothing of options or output.
+ * old values and verify those.  It knows nothing of options or output: it
+ * returns what came of a change, and the command layer (change.c, sweep.c)
+ * words that and maps it to an exit code.
  */
 #ifndef PCPCTL_APPLY_H
 #define PCPCTL_APPLY_H
@@ -13,6 +15,22 @@
 
 enum persist_mode { PERSIST_NONE, PERSIST_SET, PERSIST_REMOVE };
 
+/*
+ * What came of a change.  Runtime failures (a write refused, a file not
+ * readable) have been described on stderr by the time they are returned;
+ * the statuses marked "unsaid" leave the wording to the caller.
+ */
+enum change_status {
+	CHANGE_DONE,		/* applied and verified, already so, or nothing to do */
+	CHANGE_FAILED,		/* failed; whatever was written is restored and verified */
+	CHANGE_NO_BATCH,	/* unsaid: the kernel has no vm.percpu_pagelist_batch */
+	CHANGE_NO_FRACTION,	/* unsaid: nor either fraction sysctl */
+	CHANGE_NO_SYSCTL,	/* the journal records a sysctl this kernel lacks */
+	CHANGE_NO_ACCESS,	/* this process may not write a sysctl it must */
+	CHANGE_JOURNAL_LEFT,	/* unsaid: an interrupted change's journal is there */
+	CHANGE_ROLLBACK_FAILED,	/* the restore failed too: the journal is kept */
+};
+
 struct change_request {
 	bool set_batch, set_fraction;
 	long batch, fraction;	/* 0 = the kernel's default */
@@ -21,7 +39,7 @@ struct change_request {
 	enum persist_mode persist;
 	/*
 	 * The caller holds the lock and a journal of the original values
-	 * (change_session_begin): take neither, the session's journal covers
+	 * (apply_session_begin): take neither, the session's journal covers
 	 * a crash.
 	 */
 	bool in_session;
@@ -43,15 +61,15 @@ struct change_result {
 	struct zoneinfo zi_before, zi_after;
 };
 
-/* Returns the exit code (enum pcpctl_exit); messages go to stderr. */
-int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res);
-/* Restore what an interrupted change's journal recorded. */
-int change_rollback(struct kernel *k, struct change_result *res);
-void change_result_free(struct change_result *res);
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
+				struct change_result *res);
+/* Restore what an interrupted change's journal recorded; CHANGE_DONE when none was. */
+enum change_status apply_rollback(struct kernel *k, struct change_result *res);
+void apply_result_free(struct change_result *res);
 
 /*
  * A session of several changes (a sweep): lock, and journal every pcp
- * sysctl's original value until change_session_end puts them back, so that
+ * sysctl's original value until apply_session_end puts them back, so that
  * after a crash 'pcpctl rollback' restores the state before the session.
  */
 struct change_session {
@@ -59,12 +77,12 @@ struct change_session {
 	struct change_result original;
 };
 
-int change_session_begin(struct kernel *k, struct change_session *s);
-/* Restore and verify the original values; the exit code of that change. */
-int change_session_end(struct kernel *k, struct change_session *s);
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s);
+/* Restore and verify the original values: CHANGE_DONE or CHANGE_ROLLBACK_FAILED. */
+enum change_status apply_session_end(struct kernel *k, struct change_session *s);
 
-/* For messages and validation: the exit code of a value check, 0 if valid. */
-int validate_batch(long batch);
-int validate_fraction(long fraction);
+/* Whether the kernel takes the value: 0 (its default) or in PCP_BATCH_MAX, PCP_FRACTION_MIN. */
+bool batch_valid(long batch);
+bool fraction_valid(long fraction);
 
 #endif

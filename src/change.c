@@ -2,13 +2,18 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "apply.h"
-#include "json.h"
+#include "c.h"
+#include "journal.h"
 #include "msg.h"
 #include "numparse.h"
+#include "pcprules.h"
+#include "report.h"
+#include "status.h"
 #include "sysroot.h"
 
 static int parse_value(const char *option, const char *text, long *value)
@@ -22,34 +27,55 @@ static int parse_value(const char *option, const char *text, long *value)
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-static void print_settings_json(const char *key, const struct change_result *r, const long *v)
+int change_value_usage(bool batch, long value)
 {
-	printf("\"%s\":{", key);
-	for (int s = 0; s < NSYSCTLS; s++) {
-		printf("%s\"%s\":", s ? "," : "", sysctl_name(s));
-		json_optional_long(stdout, r->have[s], v[s]);
+	if (batch && !batch_valid(value)) {
+		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
+			  value, PCP_BATCH_MAX);
+		return EXIT_USAGE;
 	}
-	putchar('}');
+	if (!batch && !fraction_valid(value)) {
+		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
+			  value, PCP_FRACTION_MIN, INT32_MAX);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
-static void print_json(const struct change_result *r, bool dry_run)
+int change_exit(const struct sysroot *root, enum change_status st)
 {
-	printf("{\"changed\":%s,\"dry_run\":%s,", r->changed ? "true" : "false",
-	       dry_run ? "true" : "false");
-	print_settings_json("before", r, r->before);
-	putchar(',');
-	print_settings_json("after", r, r->after);
-	printf(",\"verified\":%s,\"rolled_back\":%s,\"persisted\":%s}\n",
-	       r->verified ? "true" : "false", r->rolled_back ? "true" : "false",
-	       r->persisted ? "true" : "false");
+	switch (st) {
+	case CHANGE_DONE:
+		return EXIT_OK;
+	case CHANGE_FAILED:
+		return EXIT_FAIL;
+	case CHANGE_NO_BATCH:
+		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
+			  "from " PCPCTL_PATCHDIR "/ or change only --fraction");
+		return EXIT_NOIFACE;
+	case CHANGE_NO_FRACTION:
+		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
+			  "vm.percpu_pagelist_fraction");
+		return EXIT_NOIFACE;
+	case CHANGE_NO_SYSCTL:
+		return EXIT_NOIFACE;
+	case CHANGE_NO_ACCESS:
+		return EXIT_NOPRIV;
+	case CHANGE_JOURNAL_LEFT:
+		journal_say_leftover(root, true);
+		return EXIT_FAIL;
+	case CHANGE_ROLLBACK_FAILED:
+		return EXIT_ROLLBACK;
+	}
+	return EXIT_FAIL;
 }
 
 static void print_range(const char *label, int lo, int hi)
 {
-	if (lo == hi)
-		printf(" %s %d", label, lo);
-	else
-		printf(" %s %d-%d", label, lo, hi);
+	print_string(PRINT_FP, NULL, " %s", label);
+	print_long(PRINT_FP, NULL, " %ld", lo);
+	if (lo != hi)
+		print_long(PRINT_FP, NULL, "-%ld", hi);
 }
 
 /* One line per populated zone: each field's range before and, when changed, after. */
@@ -64,8 +90,9 @@ static void print_zones(const struct change_result *r)
 
 		if (!zb->npagesets)
 			continue;
-		printf("  node %d zone %-7s", zb->node, zb->name);
-		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		print_long(PRINT_FP, NULL, "  node %ld", zb->node);
+		print_string(PRINT_FP, NULL, " zone %-7s", zb->name);
+		for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 			int blo, bhi, alo, ahi;
 
 			if (!(b->pageset_fields & (1u << fields[f])))
@@ -77,26 +104,36 @@ static void print_zones(const struct change_result *r)
 				if (alo != blo || ahi != bhi)
 					print_range("->", alo, ahi);
 			}
-			putchar(';');
+			print_string(PRINT_FP, NULL, "%s", ";");
 		}
-		putchar('\n');
+		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
 }
 
-static void print_human(const struct change_result *r, bool dry_run, const char *root)
+/* The report of set and reset, in text or JSON. */
+static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root)
 {
+	print_bool(PRINT_JSON, "changed", "%s", r->changed);
+	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
+	print_settings("before", r->have, r->before);
+	print_settings("after", r->have, r->after);
 	for (int s = 0; s < NSYSCTLS; s++) {
-		char label[48];
-
 		if (!r->have[s])
 			continue;
-		snprintf(label, sizeof(label), "vm.%s:", sysctl_name(s));
-		if (r->after[s] != r->before[s])
-			printf("%-35s %ld -> %ld%s\n", label, r->before[s], r->after[s],
-			       dry_run ? " (dry run: not written)" : "");
-		else
-			printf("%-35s %ld (unchanged)\n", label, r->before[s]);
+		print_sysctl_label(sysctl_name(s));
+		if (r->after[s] != r->before[s]) {
+			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
+			print_long(PRINT_FP, NULL, " -> %ld", r->after[s]);
+			print_string(PRINT_FP, NULL, "%s\n", dry_run ? " (dry run: not written)" : "");
+		} else {
+			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
+		}
 	}
+	print_bool(PRINT_JSON, "verified", "%s", r->verified);
+	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
+	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
+	if (is_json_context())
+		return;
 	if (dry_run) {
 		puts("dry run: nothing was written");
 		return;
@@ -113,10 +150,10 @@ static void print_human(const struct change_result *r, bool dry_run, const char 
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
 	if (r->persisted)
-		printf("persisted in %s%s\n", root, PATH_PERSIST);
+		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
 }
 
-static int run(const char *root, const struct change_request *req, bool json)
+static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	struct change_result r;
@@ -126,20 +163,21 @@ static int run(const char *root, const struct change_request *req, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_apply(k, req, &r);
+	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
-	if (rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) {
-		if (json)
-			print_json(&r, req->dry_run);
-		else if (rc != EXIT_FAIL || r.rolled_back)
-			print_human(&r, req->dry_run, root);
+	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) &&
+	    (json || rc != EXIT_FAIL || r.rolled_back)) {
+		new_json_obj(json);
+		print_report(&r, req->dry_run, root);
+		if (delete_json_obj() && !rc)
+			rc = EXIT_FAIL;
 	}
-	change_result_free(&r);
+	apply_result_free(&r);
 	return rc;
 }
 
-int cmd_set(const char *root, const struct change_opts *o)
+int cmd_set(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
 		.dry_run = o->dry_run, .persist = o->persist ? PERSIST_SET : PERSIST_NONE,
@@ -153,19 +191,19 @@ int cmd_set(const char *root, const struct change_opts *o)
 	if (o->batch) {
 		req.set_batch = true;
 		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
-		    (rc = validate_batch(req.batch)))
+		    (rc = change_value_usage(true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
 		if ((rc = parse_value("--fraction", o->fraction, &req.fraction)) ||
-		    (rc = validate_fraction(req.fraction)))
+		    (rc = change_value_usage(false, req.fraction)))
 			return rc;
 	}
 	return run(root, &req, o->json);
 }
 
-int cmd_reset(const char *root, const struct change_opts *o)
+int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
 		.reset = true, .dry_run = o->dry_run,
@@ -179,7 +217,7 @@ int cmd_reset(const char *root, const struct change_opts *o)
 	return run(root, &req, o->json);
 }
 
-int cmd_rollback(const char *root, bool json)
+int cmd_rollback(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	struct change_result r;
@@ -189,19 +227,22 @@ int cmd_rollback(const char *root, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_rollback(k, &r);
+	rc = change_exit(root, apply_rollback(k, &r));
 	k->ops->close(k);
-	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK))
-		print_json(&r, false);
-	else if (rc == EXIT_OK && !r.rolled_back)
+	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK)) {
+		new_json_obj(true);
+		print_report(&r, false, root);
+		if (delete_json_obj() && !rc)
+			rc = EXIT_FAIL;
+	} else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
 	else if (rc == EXIT_OK) {
 		for (size_t i = 0; i < r.nwrites; i++)
 			printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(r.writes[i].sysctl),
 			       r.writes[i].from, r.writes[i].to);
 		if (r.persisted)
-			printf("restored %s%s as it was before the change\n", root, PATH_PERSIST);
+			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}
-	change_result_free(&r);
+	apply_result_free(&r);
 	return rc;
 }

@@ -4,13 +4,25 @@
 
 #include <stdbool.h>
 
+#include "apply.h"
+
+struct sysroot;
+
 struct change_opts {
 	const char *batch, *fraction;	/* as given on the command line */
 	bool dry_run, persist, json;
 };
 
-int cmd_set(const char *root, const struct change_opts *o);
-int cmd_reset(const char *root, const struct change_opts *o);
-int cmd_rollback(const char *root, bool json);
+int cmd_set(const struct sysroot *root, const struct change_opts *o);
+int cmd_reset(const struct sysroot *root, const struct change_opts *o);
+int cmd_rollback(const struct sysroot *root, bool json);
+
+/*
+ * The exit code (enum pcpctl_exit) of what came of a change, after saying
+ * what the transaction left for the command layer to say.
+ */
+int change_exit(const struct sysroot *root, enum change_status st);
+/* EXIT_OK, or EXIT_USAGE after saying that value is out of range for --batch or --fraction. */
+int change_value_usage(bool batch, long value);
 
 #endif

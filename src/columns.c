@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <libsmartcols.h>
+
 static int lookup(const struct coldesc *tbl, size_t ntbl, const char *name, size_t len)
 {
 	for (size_t i = 0; i < ntbl; i++)

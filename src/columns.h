@@ -9,12 +9,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <libsmartcols.h>
+/* Only the files that build tables include libsmartcols.h. */
+struct libscols_table;
 
 struct coldesc {
 	const char *name;
 	double whint;
-	int flags;		/* SCOLS_FL_* */
+	int flags;		/* SCOLS_FL_* of libsmartcols.h */
 	int json_type;		/* SCOLS_JSON_* */
 	const char *help;
 };

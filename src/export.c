@@ -41,7 +41,7 @@ static int render(struct kernel *k, bool per_cpu, char **text, size_t *len)
 	return EXIT_OK;
 }
 
-int cmd_export(const char *root, const char *file, bool per_cpu)
+int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 {
 	struct kernel *k;
 	char *text = NULL;

@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 
+struct sysroot;
+
 /* To file (replaced atomically) or, when NULL, stdout.  An exit code of msg.h. */
-int cmd_export(const char *root, const char *file, bool per_cpu);
+int cmd_export(const struct sysroot *root, const char *file, bool per_cpu);
 
 #endif

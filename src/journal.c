@@ -7,11 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "lock.h"
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
@@ -29,47 +28,7 @@ uint64_t journal_checksum(const char *s, size_t len)
 	return h;
 }
 
-/*
- * Create root/run/pcpctl (and root/run under a sysroot) and make sure it is
- * a real directory of ours that nobody else can write, so that the lock and
- * journal inside cannot be planted or swapped.
- */
-static int run_dir(const char *root)
-{
-	char *run = sysroot_path(root, "/run");
-	char *dir = sysroot_path(root, PATH_RUN_DIR);
-	struct stat st;
-	int rc = 0;
-
-	if (!run || !dir) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (mkdir(run, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		pcp_error("cannot create %s: %s", run, strerror(errno));
-		goto out;
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		rc = -errno;
-		pcp_error("cannot create %s: %s", dir, strerror(errno));
-		goto out;
-	}
-	if (lstat(dir, &st) < 0) {
-		rc = -errno;
-		pcp_error("cannot inspect %s: %s", dir, strerror(errno));
-	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		rc = -EPERM;
-		pcp_error("refusing to use %s: not a directory owned by uid %u and writable only by it; remove it",
-			  dir, (unsigned)geteuid());
-	}
-out:
-	free(run);
-	free(dir);
-	return rc;
-}
-
-static int sync_dir(const char *root, const char *dirpath)
+static int sync_dir(const struct sysroot *root, const char *dirpath)
 {
 	char *dir = sysroot_path(root, dirpath);
 	int fd, rc = 0;
@@ -84,72 +43,6 @@ static int sync_dir(const char *root, const char *dirpath)
 		rc = -errno;
 	close(fd);
 	return rc;
-}
-
-/* A file we own, regular, not linked elsewhere: anything else was planted. */
-static bool is_our_file(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	       st.st_nlink == 1 && !(st.st_mode & 077);
-}
-
-int lock_acquire(const char *root)
-{
-	char *path;
-	int fd, rc;
-
-	rc = run_dir(root);
-	if (rc)
-		return rc;
-	path = sysroot_path(root, PATH_LOCK);
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = -errno;
-		pcp_error("cannot open the lock %s: %s", path,
-			  errno == ELOOP ? "it is a symbolic link; remove it" : strerror(errno));
-		free(path);
-		return rc;
-	}
-	if (!is_our_file(fd)) {
-		pcp_error("refusing the lock %s: not a private regular file of uid %u; remove it",
-			  path, (unsigned)geteuid());
-		free(path);
-		close(fd);
-		return -EPERM;
-	}
-	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			rc = -errno;
-			pcp_error("cannot lock %s: %s", path, strerror(errno));
-			break;
-		}
-		if (tries == LOCK_WAIT_SECONDS * 10) {
-			rc = -EBUSY;
-			pcp_error("another pcpctl is changing the pcp settings (it holds %s); "
-				  "try again when it has finished", path);
-			break;
-		}
-		if (tries == 0)
-			fprintf(stderr, "pcpctl: waiting up to %d s for another pcpctl to finish\n",
-				LOCK_WAIT_SECONDS);
-		nanosleep(&(struct timespec){ .tv_nsec = 100L * 1000 * 1000 }, NULL);
-	}
-	free(path);
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
-void lock_release(int fd)
-{
-	if (fd >= 0)
-		close(fd);
 }
 
 size_t journal_format(const struct journal *j, char *buf, size_t size)
@@ -173,22 +66,17 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 	return len;
 }
 
-int journal_write(const char *root, const struct journal *j)
+int journal_write(const struct sysroot *root, const struct journal *j)
 {
 	char buf[JOURNAL_MAX];
 	size_t len = journal_format(j, buf, sizeof(buf));
-	char *path;
-	int fd, rc = 0;
+	const char *path = sysroot_name(root, PATH_JOURNAL);
+	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int rc = 0;
 
-	path = sysroot_path(root, PATH_JOURNAL);
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		rc = -errno;
-		pcp_error("cannot create the journal %s: %s", path, strerror(errno));
-		free(path);
-		return rc;
+		pcp_error("cannot create the journal %s: %s", path, strerror(-fd));
+		return fd;
 	}
 	ssize_t written = write(fd, buf, len);
 	if (written < 0)
@@ -205,7 +93,6 @@ int journal_write(const char *root, const struct journal *j)
 		pcp_error("cannot write the journal %s: %s", path, strerror(-rc));
 		unlink(path);
 	}
-	free(path);
 	return rc;
 }
 
@@ -314,26 +201,20 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 	return 0;
 }
 
-int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
+int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen)
 {
 	/* One byte more than a journal may hold, so that a larger file shows, and its NUL. */
 	char buf[JOURNAL_MAX + 2];
-	char *path = sysroot_path(root, PATH_JOURNAL);
+	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_RDONLY | O_NONBLOCK, 0), rc;
 	ssize_t n;
-	int fd, rc;
 
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	free(path);
-	if (fd < 0) {
-		if (errno == ELOOP) {
-			snprintf(why, whylen, "it is a symbolic link");
-			return -EBADMSG;
-		}
-		return -errno;
+	if (fd == -ELOOP) {
+		snprintf(why, whylen, "it is a symbolic link");
+		return -EBADMSG;
 	}
-	if (!is_our_file(fd)) {
+	if (fd < 0)
+		return fd;
+	if (!run_file_is_private(fd)) {
 		close(fd);
 		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
 		return -EBADMSG;
@@ -347,7 +228,7 @@ int journal_read(const char *root, struct journal *j, char *why, size_t whylen)
 	return journal_parse(buf, (size_t)n, j, why, whylen);
 }
 
-int journal_remove(const char *root)
+int journal_remove(const struct sysroot *root)
 {
 	char *path = sysroot_path(root, PATH_JOURNAL);
 	int rc = 0;
@@ -362,22 +243,25 @@ int journal_remove(const char *root)
 	return rc;
 }
 
-bool journal_exists(const char *root)
+bool journal_exists(const struct sysroot *root)
 {
-	char *path = sysroot_path(root, PATH_JOURNAL);
-	struct stat st;
-	bool exists;
-
-	if (!path)
-		return false;
-	exists = lstat(path, &st) == 0;
-	free(path);
-	return exists;
+	return sysroot_exists(root, PATH_JOURNAL);
 }
 
-void journal_warn_leftover(const char *root)
+void journal_say_leftover(const struct sysroot *root, bool refuse)
+{
+	char msg[PATH_MAX + 128];
+
+	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s; run 'pcpctl rollback' "
+		 "first, to restore the settings it recorded", sysroot_name(root, PATH_JOURNAL));
+	if (refuse)
+		pcp_error("%s", msg);
+	else
+		pcp_warn("%s", msg);
+}
+
+void journal_warn_leftover(const struct sysroot *root)
 {
 	if (journal_exists(root))
-		pcp_warn("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' to restore "
-			 "the settings it recorded", root, PATH_JOURNAL);
+		journal_say_leftover(root, false);
 }

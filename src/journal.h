@@ -1,6 +1,6 @@
 /*
- * The lock that serialises changes and the journal that makes them
- * crash-safe: the old value of every sysctl a change is about to write, and
+ * The journal that makes a change crash-safe (src/lock.h serialises
+ * changes): the old value of every sysctl a change is about to write, and
  * with --persist what the sysctl.d file held, fsync'ed before the first
  * write and removed once the change is verified and persisted.
  */
@@ -14,6 +14,8 @@
 #include "kernel.h"
 #include "persist.h"
 
+struct sysroot;
+
 struct journal {
 	size_t n;
 	enum pcp_sysctl sysctl[NSYSCTLS];
@@ -22,17 +24,6 @@ struct journal {
 	bool persist;
 	struct persisted persisted;
 };
-
-/* How long a second pcpctl waits for the one holding the lock. */
-#define LOCK_WAIT_SECONDS 10
-
-/*
- * Take the lock, waiting up to LOCK_WAIT_SECONDS.  Returns an fd to pass
- * to lock_release, or a negative errno (-EBUSY when another pcpctl kept it)
- * after printing why.
- */
-int lock_acquire(const char *root);
-void lock_release(int fd);
 
 /* Larger than any journal we write; a bigger file is not ours. */
 #define JOURNAL_MAX 4096
@@ -48,16 +39,21 @@ size_t journal_format(const struct journal *j, char *buf, size_t size);
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen);
 
 /* 0, or a negative errno after printing why. */
-int journal_write(const char *root, const struct journal *j);
+int journal_write(const struct sysroot *root, const struct journal *j);
 /*
  * 0; -ENOENT when there is no journal; -EBADMSG when it is damaged,
  * tampered with or not ours (why says how); other negative errnos.
  */
-int journal_read(const char *root, struct journal *j, char *why, size_t whylen);
-int journal_remove(const char *root);
-bool journal_exists(const char *root);
+int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen);
+int journal_remove(const struct sysroot *root);
+bool journal_exists(const struct sysroot *root);
 
-/* Every command calls this: a leftover journal means an interrupted change. */
-void journal_warn_leftover(const char *root);
+/*
+ * The one message about a leftover journal (an interrupted change): an
+ * error when it stops a change (refuse), else a warning.
+ */
+void journal_say_leftover(const struct sysroot *root, bool refuse);
+/* show and status warn when there is one. */
+void journal_warn_leftover(const struct sysroot *root);
 
 #endif

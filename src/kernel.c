@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libproc2/meminfo.h>
+
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
@@ -32,13 +34,17 @@ int sysctl_by_name(const char *name)
 	return -1;
 }
 
+const char *sysctl_file(enum pcp_sysctl s, char *buf, size_t size)
+{
+	snprintf(buf, size, PATH_SYSCTL_VM "%s", names[s]);
+	return buf;
+}
+
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s)
 {
-	char *path;
+	char file[64];
 
-	if (asprintf(&path, "%s" PATH_SYSCTL_VM "%s", k->root, names[s]) < 0)
-		return NULL;
-	return path;
+	return sysroot_path(k->root, sysctl_file(s, file, sizeof(file)));
 }
 
 int sysctl_parse_value(const char *text, long *value)
@@ -53,7 +59,7 @@ int sysctl_parse_value(const char *text, long *value)
 	return parse_long(buf, INT_MIN, INT_MAX, value) ? -EINVAL : 0;
 }
 
-struct kernel *kernel_new(const char *root, const struct kernel_ops *ops)
+struct kernel *kernel_new(const struct sysroot *root, const struct kernel_ops *ops)
 {
 	struct kernel *k = calloc(1, sizeof(*k));
 
@@ -76,28 +82,17 @@ int kernel_open_zoneinfo_file(struct kernel *k)
 
 	if (!path)
 		return -ENOMEM;
+	/* A tree may link its zoneinfo to a capture: this read follows links. */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	free(path);
 	return fd < 0 ? -errno : fd;
 }
 
-/* Read the file at path, a malloc'ed path (NULL: out of memory) that this frees. */
-static int read_path(char *path, char **text)
-{
-	size_t len;
-	int rc;
-
-	if (!path)
-		return -ENOMEM;
-	rc = read_whole_file(path, text, &len);
-	free(path);
-	return rc;
-}
-
 int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
 {
-	char *text;
-	int rc = read_path(sysctl_path(k, s), &text);
+	char file[64], *text;
+	size_t len;
+	int rc = sysroot_read_file(k->root, sysctl_file(s, file, sizeof(file)), &text, &len);
 
 	if (rc)
 		return rc;
@@ -159,7 +154,8 @@ bad:
 int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
 {
 	char *text;
-	int rc = read_path(sysroot_path(k->root, PATH_VMSTAT), &text);
+	size_t len;
+	int rc = sysroot_read_file(k->root, PATH_VMSTAT, &text, &len);
 
 	if (rc)
 		return rc;
@@ -186,17 +182,10 @@ int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSC
 
 char *kernel_release(const struct kernel *k)
 {
-	char *path = sysroot_path(k->root, PATH_OSRELEASE);
 	char *text = NULL;
 	size_t len;
-	int rc;
+	int rc = sysroot_read_file(k->root, PATH_OSRELEASE, &text, &len);
 
-	if (!path) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	rc = read_whole_file(path, &text, &len);
-	free(path);
 	if (rc) {
 		errno = -rc;
 		return NULL;
@@ -228,7 +217,7 @@ int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 
 	fd = chunk ? k->ops->open_zoneinfo(k) : -ENOMEM;
 	if (fd < 0) {
-		pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(-fd));
+		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_ZONEINFO), strerror(-fd));
 		free(chunk);
 		return fd;
 	}
@@ -242,17 +231,19 @@ int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 			continue;
 		if (n < 0) {
 			rc = -errno;
-			pcp_error("cannot read %s%s: %s", k->root, PATH_ZONEINFO, strerror(errno));
+			pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_ZONEINFO), strerror(errno));
 			break;
 		}
 		if (n == 0)
 			break;
-		zi_parser_feed(parser, chunk, (size_t)n);
+		/* The parser keeps its first error for finish: read no further. */
+		if (zi_parser_feed(parser, chunk, (size_t)n))
+			break;
 	}
 	close(fd);
 	free(chunk);
 	if (!parser) {
-		pcp_error("out of memory reading %s%s", k->root, PATH_ZONEINFO);
+		pcp_error("out of memory reading %s", sysroot_name(k->root, PATH_ZONEINFO));
 		return -ENOMEM;
 	}
 	if (rc) {
@@ -262,10 +253,25 @@ int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 	}
 	rc = zi_parser_finish(parser);
 	if (rc == -ENOMEM)
-		pcp_error("out of memory reading %s%s", k->root, PATH_ZONEINFO);
+		pcp_error("out of memory reading %s", sysroot_name(k->root, PATH_ZONEINFO));
 	else if (rc && err.line)
-		pcp_error("%s%s:%zu: %s", k->root, PATH_ZONEINFO, err.line, err.message);
+		pcp_error("%s:%zu: %s", sysroot_name(k->root, PATH_ZONEINFO), err.line, err.message);
 	else if (rc)
-		pcp_error("%s%s: %s", k->root, PATH_ZONEINFO, err.message);
+		pcp_error("%s: %s", sysroot_name(k->root, PATH_ZONEINFO), err.message);
 	return rc;
+}
+
+long long kernel_memfree_kib(const struct kernel *k)
+{
+	struct meminfo_info *info = NULL;
+	struct meminfo_result *r;
+	long long kib = -1;
+
+	if (!sysroot_is_live(k->root) || procps_meminfo_new(&info) < 0)
+		return -1;
+	r = procps_meminfo_get(info, MEMINFO_MEM_FREE);
+	if (r)
+		kib = (long long)r->result.ul_int;
+	procps_meminfo_unref(&info);
+	return kib;
 }

@@ -51,19 +51,21 @@ struct kernel_ops {
 	void (*close)(struct kernel *k);
 };
 
+struct sysroot;
+
 struct kernel {
 	const struct kernel_ops *ops;
-	const char *root;	/* the sysroot prefix, "" for the live system */
+	const struct sysroot *root;	/* where its files are; the caller's */
 };
 
 /* Provided by kernel_live.c in pcpctl, by the simulated kernel in pcpctl-sim. */
-struct kernel *kernel_open(const char *root);
+struct kernel *kernel_open(const struct sysroot *root);
 
 /*
  * The pieces both implementations build on: a kernel whose close frees it,
  * zoneinfo opened from the tree, and a sysctl read from its file.
  */
-struct kernel *kernel_new(const char *root, const struct kernel_ops *ops);
+struct kernel *kernel_new(const struct sysroot *root, const struct kernel_ops *ops);
 void kernel_free(struct kernel *k);
 int kernel_open_zoneinfo_file(struct kernel *k);
 int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value);
@@ -77,6 +79,8 @@ int vmstat_parse(const char *text, struct vm_counters *c);
 const char *sysctl_name(enum pcp_sysctl s);
 /* The sysctl named name (without "vm."), or -1. */
 int sysctl_by_name(const char *name);
+/* The path of a sysctl, as PATH_* of sysroot.h ("/proc/sys/vm/NAME"), in buf. */
+const char *sysctl_file(enum pcp_sysctl s, char *buf, size_t size);
 /* The full path of a sysctl under the kernel's root; malloc'ed. */
 char *sysctl_path(const struct kernel *k, enum pcp_sysctl s);
 /* Parse a sysctl file's content ("8\n"); 0 or -EINVAL. */
@@ -97,5 +101,15 @@ struct zoneinfo;
  * file and line, and returns a negative errno.
  */
 int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi);
+
+/*
+ * MemFree of the running system in KiB, through libproc2 (which reads
+ * /proc/meminfo itself); -1 under a sysroot, or when it cannot be had.
+ *
+ * Live only, whatever the sysroot: this, and what pcpctl sweep counts
+ * around each point (sysload.c: /proc/vmstat and /proc/stat through
+ * libproc2), which measures the workload the sweep runs on this machine.
+ */
+long long kernel_memfree_kib(const struct kernel *k);
 
 #endif

@@ -1,37 +1,19 @@
 /* The kernel interface over the real files under the sysroot. */
-#include "kernel.h"
-
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include <libproc2/vmstat.h>
 
+#include "kernel.h"
+#include "sysroot.h"
+
 static int live_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 {
-	char *path = sysctl_path(k, s);
-	char buf[32];
-	int fd, len, rc = 0;
+	char file[64], text[32];
 
-	if (!path)
-		return -ENOMEM;
-	/* O_NOFOLLOW: under a sysroot, a planted link must not redirect the write. */
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_TRUNC);
-	free(path);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%ld\n", value);
-	/* procfs takes a sysctl value in one write; a short write is a failure. */
-	ssize_t n = write(fd, buf, (size_t)len);
-	if (n < 0)
-		rc = -errno;
-	else if (n != len)
-		rc = -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	return rc;
+	snprintf(text, sizeof(text), "%ld\n", value);
+	/* Not through a link: under a sysroot, a planted one must not redirect the write. */
+	return sysroot_write_string(k->root, sysctl_file(s, file, sizeof(file)), text);
 }
 
 /*
@@ -53,7 +35,7 @@ static int live_read_vmstat(struct kernel *k, struct vm_counters *c)
 	struct vmstat_stack *stack;
 	int rc;
 
-	if (k->root[0])
+	if (!sysroot_is_live(k->root))
 		return kernel_read_vmstat_file(k, c);
 	rc = procps_vmstat_new(&info);
 	if (rc < 0)
@@ -80,7 +62,7 @@ static const struct kernel_ops live_ops = {
 	.close = kernel_free,
 };
 
-struct kernel *kernel_open(const char *root)
+struct kernel *kernel_open(const struct sysroot *root)
 {
 	return kernel_new(root, &live_ops);
 }

@@ -7,6 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <libsmartcols.h>
+
 void rows_init(struct rows *r, size_t ncols)
 {
 	memset(r, 0, sizeof(*r));
@@ -51,6 +57,45 @@ static inline int reserve(struct rows *r, size_t n)
 	return r->len + n + ROWS_SLACK > r->cap ? grow(r, n) : 0;
 }
 
+/*
+ * Whether a cell copied to p (n bytes, ROWS_SLACK more readable after
+ * them) holds a byte that some format escapes: a blank or control
+ * character, DEL or any byte above it, or one of " $ \ ` (libsmartcols
+ * escapes no other).
+ */
+static bool needs_escape(const char *p, size_t n)
+{
+#if defined(__SSE2__)
+	/* Cells are short: 16 bytes at a time, the ones past the cell masked off. */
+	for (size_t i = 0; i < n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+		/* Signed: a byte from 0x80 up is negative, so below 0x21 too. */
+		__m128i bad = _mm_or_si128(
+			_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x21)),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('`')))));
+		unsigned hits = (unsigned)_mm_movemask_epi8(bad);
+
+		if (n - i < 16)
+			hits &= (1u << (n - i)) - 1;
+		if (hits)
+			return true;
+	}
+	return false;
+#else
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c <= ' ' || c >= 0x7f || c == '"' || c == '$' || c == '\\' || c == '`')
+			return true;
+	}
+	return false;
+#endif
+}
+
 static int add_cell(struct rows *r, const char *s, size_t n)
 {
 	if (n > ROWS_CELL_MAX)
@@ -59,6 +104,8 @@ static int add_cell(struct rows *r, const char *s, size_t n)
 		return -ENOMEM;
 	r->buf[r->len] = (char)n;
 	memcpy(r->buf + r->len + 1, s, n);
+	if (!r->escape && needs_escape(r->buf + r->len + 1, n))
+		r->escape = true;
 	r->len += n + 1;
 	r->cells++;
 	return 0;
@@ -444,9 +491,13 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		      const struct out_opts *opts, const char *name, const struct rows *r)
 {
-	struct sink *s = malloc(sizeof(*s));
+	struct sink *s;
 	int rc = 0;
 
+	/* The stream copies cells as they are; libsmartcols escapes what needs it. */
+	if (r->escape)
+		return print_rows_scols(out, tbl, sel, opts, name, r);
+	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->f = out;

@@ -4,7 +4,8 @@
  * columns to the screen), and a streaming writer for everything else, which
  * prints the same bytes without a per-cell allocation, so that a machine
  * with 60,000 pagesets prints in milliseconds.  tests/test_output.c holds
- * the two to the same output.
+ * the two to the same output.  The stream takes rows of plain cells only:
+ * a cell that some format must escape sends the rows to libsmartcols.
  */
 #ifndef PCPCTL_OUTPUT_H
 #define PCPCTL_OUTPUT_H
@@ -26,6 +27,7 @@ struct rows {
 	size_t len, cap;
 	size_t ncols, nrows;
 	size_t cells;		/* cells added to the current row */
+	bool escape;		/* a cell holds a byte that some format escapes */
 };
 
 void rows_init(struct rows *r, size_t ncols);

@@ -1,13 +1,17 @@
 /*
  * pcpctl: show and tune the page allocator's per-CPU page lists.
- * This file only parses options and dispatches to the commands.
+ * This file is the command table: each command's options, help and
+ * handler, and the dispatch to the files that implement them.
  */
-#include <popt.h>
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <popt.h>
+
+#include "c.h"
 #include "change.h"
 #include "export.h"
 #include "journal.h"
@@ -15,236 +19,458 @@
 #include "privs.h"
 #include "show.h"
 #include "status.h"
+#include "suggest.h"
 #include "sweep.h"
+#include "sysroot.h"
 
 #ifndef PCPCTL_VERSION
 #define PCPCTL_VERSION "unknown"
 #endif
 
-/* One bit per option, so each command can say which it accepts. */
-enum {
-	OPT_JSON = 1 << 0, OPT_RAW = 1 << 1, OPT_PAIRS = 1 << 2, OPT_OUTPUT = 1 << 3,
-	OPT_OUTPUT_ALL = 1 << 4, OPT_NOHEADINGS = 1 << 5, OPT_NODE = 1 << 6, OPT_ZONE = 1 << 7,
-	OPT_CPU = 1 << 8, OPT_SUMMARY = 1 << 9, OPT_SYSROOT = 1 << 10, OPT_BATCH = 1 << 11,
-	OPT_FRACTION = 1 << 12, OPT_DRY_RUN = 1 << 13, OPT_PERSIST = 1 << 14,
-	OPT_HELP = 1 << 15, OPT_VERSION = 1 << 16, OPT_TASKS = 1 << 17, OPT_DURATION = 1 << 18,
-	OPT_WARMUP = 1 << 19, OPT_RUNS = 1 << 20, OPT_METRIC = 1 << 21, OPT_CSV = 1 << 22,
-	OPT_PLOT = 1 << 23, OPT_INTERVAL = 1 << 24, OPT_COUNT = 1 << 25, OPT_PER_CPU = 1 << 26,
+/* Where popt puts what the options say; the handlers hand it on. */
+static struct {
+	struct show_opts show;
+	struct change_opts change;
+	struct sweep_opts sweep;
+	const char *sysroot;
+	const char *export_file;
+	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist;
+	int help, version;
+} opt;
+
+static struct poptOption common_options[] = {
+	{ "json", 'J', POPT_ARG_NONE, &opt.json, 0, NULL, NULL },
+	{ "sysroot", '\0', POPT_ARG_STRING, &opt.sysroot, 0, NULL, NULL },
+	{ "help", 'h', POPT_ARG_NONE, &opt.help, 0, NULL, NULL },
+	{ "version", 'V', POPT_ARG_NONE, &opt.version, 0, NULL, NULL },
+	POPT_TABLEEND
 };
 
-#define SHOW_OPTS (OPT_JSON | OPT_RAW | OPT_PAIRS | OPT_OUTPUT | OPT_OUTPUT_ALL | \
-		   OPT_NOHEADINGS | OPT_NODE | OPT_ZONE | OPT_CPU | OPT_SUMMARY | OPT_SYSROOT | \
-		   OPT_INTERVAL | OPT_COUNT | OPT_PER_CPU)
-#define CHANGE_OPTS (OPT_JSON | OPT_SYSROOT | OPT_DRY_RUN | OPT_PERSIST)
+static struct poptOption show_options[] = {
+	{ "raw", 'r', POPT_ARG_NONE, &opt.raw, 0, NULL, NULL },
+	{ "pairs", 'P', POPT_ARG_NONE, &opt.pairs, 0, NULL, NULL },
+	{ "output", 'o', POPT_ARG_STRING, &opt.show.out.columns, 0, NULL, NULL },
+	{ "output-all", '\0', POPT_ARG_NONE, &opt.output_all, 0, NULL, NULL },
+	{ "noheadings", 'n', POPT_ARG_NONE, &opt.noheadings, 0, NULL, NULL },
+	{ "node", '\0', POPT_ARG_STRING, &opt.show.nodes, 0, NULL, NULL },
+	{ "zone", '\0', POPT_ARG_STRING, &opt.show.zones, 0, NULL, NULL },
+	{ "cpu", '\0', POPT_ARG_STRING, &opt.show.cpus, 0, NULL, NULL },
+	{ "summary", 's', POPT_ARG_NONE, &opt.summary, 0, NULL, NULL },
+	{ "per-cpu", '\0', POPT_ARG_NONE, &opt.per_cpu, 0, NULL, NULL },
+	{ "interval", '\0', POPT_ARG_STRING, &opt.show.interval, 0, NULL, NULL },
+	{ "count", '\0', POPT_ARG_STRING, &opt.show.count, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption export_options[] = {
+	{ "output", 'o', POPT_ARG_STRING, &opt.export_file, 0, NULL, NULL },
+	{ "per-cpu", '\0', POPT_ARG_NONE, &opt.per_cpu, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption set_options[] = {
+	{ "batch", '\0', POPT_ARG_STRING, &opt.change.batch, 0, NULL, NULL },
+	{ "fraction", '\0', POPT_ARG_STRING, &opt.change.fraction, 0, NULL, NULL },
+	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
+	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption reset_options[] = {
+	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
+	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption no_options[] = { POPT_TABLEEND };
+
+static struct poptOption sweep_options[] = {
+	{ "batch", '\0', POPT_ARG_STRING, &opt.sweep.batch, 0, NULL, NULL },
+	{ "fraction", '\0', POPT_ARG_STRING, &opt.sweep.fraction, 0, NULL, NULL },
+	{ "tasks", '\0', POPT_ARG_STRING, &opt.sweep.tasks, 0, NULL, NULL },
+	{ "duration", '\0', POPT_ARG_STRING, &opt.sweep.duration, 0, NULL, NULL },
+	{ "warmup", '\0', POPT_ARG_STRING, &opt.sweep.warmup, 0, NULL, NULL },
+	{ "runs", '\0', POPT_ARG_STRING, &opt.sweep.runs, 0, NULL, NULL },
+	{ "metric", '\0', POPT_ARG_STRING, &opt.sweep.metric, 0, NULL, NULL },
+	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
+	{ "plot", '\0', POPT_ARG_STRING, &opt.sweep.plot, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int run_show(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	if (opt.json + opt.raw + opt.pairs > 1) {
+		pcp_error("--json, --raw and --pairs are mutually exclusive");
+		return EXIT_USAGE;
+	}
+	opt.show.out.format = opt.json ? OUT_JSON : opt.raw ? OUT_RAW :
+			      opt.pairs ? OUT_PAIRS : OUT_TABLE;
+	opt.show.out.all_columns = opt.output_all;
+	opt.show.out.noheadings = opt.noheadings;
+	opt.show.summary = opt.summary;
+	opt.show.per_cpu = opt.per_cpu;
+	journal_warn_leftover(root);
+	return cmd_show(root, &opt.show);
+}
+
+static int run_status(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	journal_warn_leftover(root);
+	return cmd_status(root, opt.json);
+}
+
+static int run_export(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	if (opt.json) {
+		pcp_error("export does not take --json: it writes the Prometheus text format");
+		return EXIT_USAGE;
+	}
+	return cmd_export(root, opt.export_file, opt.per_cpu);
+}
+
+static void change_flags(void)
+{
+	opt.change.json = opt.json;
+	opt.change.dry_run = opt.dry_run;
+	opt.change.persist = opt.persist;
+}
+
+static int run_set(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	change_flags();
+	return cmd_set(root, &opt.change);
+}
+
+static int run_reset(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	change_flags();
+	return cmd_reset(root, &opt.change);
+}
+
+static int run_rollback(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	return cmd_rollback(root, opt.json);
+}
+
+static int run_sweep(const struct sysroot *root, char *const *args)
+{
+	opt.sweep.json = opt.json;
+	opt.sweep.command = args;
+	return cmd_sweep(root, &opt.sweep);
+}
 
 static const struct command {
 	const char *name;
-	unsigned accepts;
+	int (*handler)(const struct sysroot *root, char *const *args);
+	struct poptOption *options;	/* besides common_options */
+	const char *summary;		/* one line of pcpctl --help */
+	const char *usage;		/* what follows "pcpctl NAME" in its usage */
+	const char *options_help;	/* the lines of its options for NAME --help */
+	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
+	bool needs_root;		/* it writes /proc/sys/vm (a dry run does not) */
+	bool takes_command;		/* a COMMAND... after the options */
 } commands[] = {
-	{ "show", SHOW_OPTS },
-	{ "status", OPT_JSON | OPT_SYSROOT },
-	{ "set", CHANGE_OPTS | OPT_BATCH | OPT_FRACTION },
-	{ "reset", CHANGE_OPTS },
-	{ "rollback", OPT_JSON | OPT_SYSROOT },
-	{ "sweep", OPT_JSON | OPT_SYSROOT | OPT_BATCH | OPT_FRACTION | OPT_TASKS | OPT_DURATION |
-		   OPT_WARMUP | OPT_RUNS | OPT_METRIC | OPT_CSV | OPT_PLOT },
-	{ "export", OPT_OUTPUT | OPT_PER_CPU | OPT_SYSROOT },
+	{ "show", run_show, show_options,
+	  "list each CPU's pcp count, high and batch (the default)",
+	  "[options]",
+	  " -J, --json           use JSON output format\n"
+	  " -r, --raw            use raw output format\n"
+	  " -P, --pairs          use key=\"value\" output format\n"
+	  " -o, --output LIST    columns to print; +LIST adds to the default columns\n"
+	  "     --output-all     print all columns\n"
+	  " -n, --noheadings     do not print headings\n"
+	  "     --node LIST      only these NUMA nodes (e.g. 0,2-3)\n"
+	  "     --zone NAMES     only zones (DMA, DMA32, Normal, HighMem, Movable, Device)\n"
+	  "     --cpu LIST       only these CPUs (e.g. 0-3,8)\n"
+	  " -s, --summary        one row per populated zone instead of one per CPU\n"
+	  "     --per-cpu        one row per CPU (the default, except with --interval)\n"
+	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
+	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
+	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
+	  show_columns_help, false, false },
+	{ "status", run_status, no_options,
+	  "kernel release and the pcp sysctls this kernel has",
+	  "[options]",
+	  " -J, --json           use JSON output format\n",
+	  NULL, false, false },
+	{ "set", run_set, set_options,
+	  "change batch and/or fraction, verified, or nothing changes",
+	  "[--batch N] [--fraction N] [options]",
+	  "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
+	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
+	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
+	  "     --dry-run        validate and print what would change; write nothing\n"
+	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
+	  " -J, --json           print the report as JSON\n",
+	  NULL, true, false },
+	{ "reset", run_reset, reset_options,
+	  "put batch and fraction back to the kernel's defaults",
+	  "[options]",
+	  "     --dry-run        validate and print what would change; write nothing\n"
+	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
+	  " -J, --json           print the report as JSON\n",
+	  NULL, true, false },
+	{ "rollback", run_rollback, no_options,
+	  "restore what an interrupted set, reset or sweep recorded",
+	  "[options]",
+	  " -J, --json           print the report as JSON\n",
+	  NULL, true, false },
+	{ "sweep", run_sweep, sweep_options,
+	  "measure a workload at each value and restore the settings",
+	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
+	  "     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
+	  "     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
+	  "     --tasks N        page_fault1 processes, one pinned per CPU (default: all)\n"
+	  "     --duration S     seconds measured per run (default 10)\n"
+	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
+	  "                      any S > 0 means one unmeasured run first\n"
+	  "     --runs R         runs per value (default 1)\n"
+	  "     --metric REGEX   take COMMAND's result from its output (first group)\n"
+	  "                      instead of runs per second\n"
+	  "     --csv FILE       also write the points as CSV\n"
+	  "     --plot FILE      also draw throughput against the value as SVG\n"
+	  " -J, --json           print the points as JSON\n"
+	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
+	  NULL, true, true },
+	{ "export", run_export, export_options,
+	  "the pcp lists and sysctls as Prometheus gauges",
+	  "[--per-cpu] [--output FILE] [options]",
+	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
+	  "     --per-cpu        also a series per CPU (label cpu)\n",
+	  NULL, false, false },
 };
+
+static const char common_help[] =
+	"     --sysroot DIR    use DIR/proc, DIR/sys, DIR/run and DIR/etc instead of /\n"
+	" -h, --help           display this help\n"
+	" -V, --version        display version\n";
+
+static const char exit_help[] =
+	"\nExit status: 0 success or already so, 1 failure (a change is rolled back),\n"
+	"2 usage error, 3 interface missing on this kernel, 4 insufficient privilege,\n"
+	"5 rollback failed (run pcpctl rollback). See pcpctl(8).\n";
 
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
-	      " pcpctl [options] [show]\n"
-	      " pcpctl [options] status\n"
-	      " pcpctl [options] set [--batch N] [--fraction N]\n"
-	      " pcpctl [options] reset\n"
-	      " pcpctl [options] rollback\n"
-	      " pcpctl [options] sweep --batch VALUES | --fraction VALUES [-- COMMAND...]\n"
-	      " pcpctl [options] export [--per-cpu] [--output FILE]\n"
+	      " pcpctl [options] [show [show options]]\n"
+	      " pcpctl [options] COMMAND [command options]\n"
 	      "\n"
 	      "Show and tune the page allocator's per-CPU page lists (pcp).\n"
 	      "\n"
-	      "Commands:\n"
-	      " show                 list each CPU's pcp count, high and batch (the default)\n"
-	      " status               kernel release and the pcp sysctls this kernel has\n"
-	      " set                  change batch and/or fraction, verified, or nothing changes\n"
-	      " reset                put batch and fraction back to the kernel's defaults\n"
-	      " rollback             restore what an interrupted set, reset or sweep recorded\n"
-	      " sweep                measure a workload at each value, then restore the settings\n"
-	      " export               pcp lists and sysctls as Prometheus gauges (textfile collector)\n"
-	      "\n"
-	      "Options for show:\n"
-	      " -J, --json           use JSON output format\n"
-	      " -r, --raw            use raw output format\n"
-	      " -P, --pairs          use key=\"value\" output format\n"
-	      " -o, --output LIST    columns to print; +LIST adds to the default columns\n"
-	      "     --output-all     print all columns\n"
-	      " -n, --noheadings     do not print headings\n"
-	      "     --node LIST      only these NUMA nodes (e.g. 0,2-3)\n"
-	      "     --zone NAMES     only these zones (DMA, DMA32, Normal, HighMem, Movable, Device)\n"
-	      "     --cpu LIST       only these CPUs (e.g. 0-3,8)\n"
-	      " -s, --summary        one row per populated zone instead of one per CPU\n"
-	      "     --per-cpu        one row per CPU (the default, except with --interval)\n"
-	      "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
-	      "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
-	      "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n"
-	      "\n"
-	      "Options for set and reset:\n"
-	      "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
-	      "                      needs the vm.percpu_pagelist_batch kernel patch\n"
-	      "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
-	      "     --dry-run        validate and print what would change; write nothing\n"
-	      "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
-	      "                      (reset --persist removes them)\n"
-	      "\n"
-	      "Options for sweep:\n"
-	      "     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
-	      "     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
-	      "     --tasks N        page_fault1 processes, one pinned per CPU (default: all CPUs)\n"
-	      "     --duration S     seconds measured per run (default 10)\n"
-	      "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
-	      "                      any S > 0 means one unmeasured run first\n"
-	      "     --runs R         runs per value (default 1)\n"
-	      "     --metric REGEX   take COMMAND's result from its output (first group)\n"
-	      "                      instead of runs per second\n"
-	      "     --csv FILE       also write the points as CSV\n"
-	      "     --plot FILE      also draw throughput against the value as SVG\n"
-	      "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n"
-	      "\n"
-	      "Options for export:\n"
-	      " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
-	      "     --per-cpu        also a series per CPU (label cpu)\n"
-	      "\n"
-	      "Common options:\n"
-	      " -J, --json           JSON output (status, set, reset, rollback too)\n"
-	      "     --sysroot DIR    use DIR/proc, DIR/sys, DIR/run and DIR/etc instead of /\n"
-	      " -h, --help           display this help\n"
-	      " -V, --version        display version\n", out);
-	show_columns_help(out);
-	fputs("\nExit status: 0 success or already so, 1 failure (a change is rolled back),\n"
-	      "2 usage error, 3 interface missing on this kernel, 4 insufficient privilege,\n"
-	      "5 rollback failed (run pcpctl rollback). See pcpctl(8).\n", out);
+	      "Commands:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, " %-20s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nCommon options:\n"
+	      " -J, --json           JSON output (every command)\n", out);
+	fputs(common_help, out);
+	fputs("\nRun 'pcpctl COMMAND --help' for the options of a command.\n", out);
+	fputs(exit_help, out);
 }
 
-static const char *const option_names[] = {
-	"--json", "--raw", "--pairs", "--output", "--output-all", "--noheadings", "--node",
-	"--zone", "--cpu", "--summary", "--sysroot", "--batch", "--fraction", "--dry-run",
-	"--persist", "--help", "--version", "--tasks", "--duration", "--warmup", "--runs",
-	"--metric", "--csv", "--plot", "--interval", "--count", "--per-cpu",
+static void command_usage(FILE *out, const struct command *cmd)
+{
+	fprintf(out, "Usage:\n pcpctl %s %s\n\n", cmd->name, cmd->usage);
+	fprintf(out, "%c%s.\n", toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
+	if (cmd->needs_root)
+		fputs("Run it as root: it writes the vm sysctls.\n", out);
+	fprintf(out, "\nOptions:\n%s\nCommon options:\n%s", cmd->options_help, common_help);
+	if (cmd->more_help)
+		cmd->more_help(out);
+	fputs(exit_help, out);
+}
+
+/* Every table that may hold an option, the command's own and the others. */
+static struct poptOption *const all_tables[] = {
+	common_options, show_options, set_options, reset_options, sweep_options, export_options,
 };
 
-static int dispatch(const struct command *cmd, const char *root, struct show_opts *show,
-		    struct change_opts *change, struct sweep_opts *sweep)
+static const struct poptOption *option_in(const struct poptOption *t, const char *longname,
+					  char shortname)
 {
-	if (strcmp(cmd->name, "show") == 0) {
-		journal_warn_leftover(root);
-		return cmd_show(root, show);
+	for (; t->longName || t->shortName; t++)
+		if (longname ? t->longName && strcmp(t->longName, longname) == 0 :
+			       t->shortName == shortname)
+			return t;
+	return NULL;
+}
+
+static const struct poptOption *any_option(const char *longname, char shortname)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(all_tables); i++) {
+		const struct poptOption *o = option_in(all_tables[i], longname, shortname);
+
+		if (o)
+			return o;
 	}
-	if (strcmp(cmd->name, "status") == 0) {
-		journal_warn_leftover(root);
-		return cmd_status(root, change->json);
+	return NULL;
+}
+
+static bool takes_value(const char *longname, char shortname)
+{
+	const struct poptOption *o = any_option(longname, shortname);
+
+	return o && o->argInfo == POPT_ARG_STRING;
+}
+
+/*
+ * The index of the command's name in argv, 0 when none is given: the
+ * first word that is neither an option nor an option's value.
+ */
+static int find_command(int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			return 0;
+		if (a[0] != '-' || a[1] == '\0')
+			return i;
+		if (a[1] == '-') {
+			char name[64];
+
+			if (strchr(a, '='))
+				continue;
+			snprintf(name, sizeof(name), "%s", a + 2);
+			i += takes_value(name, '\0');
+			continue;
+		}
+		/* A cluster of short options: a value is the rest of it, or the next word. */
+		for (const char *c = a + 1; *c; c++)
+			if (takes_value(NULL, *c)) {
+				i += c[1] == '\0';
+				break;
+			}
 	}
-	if (strcmp(cmd->name, "set") == 0)
-		return cmd_set(root, change);
-	if (strcmp(cmd->name, "reset") == 0)
-		return cmd_reset(root, change);
-	if (strcmp(cmd->name, "sweep") == 0)
-		return cmd_sweep(root, sweep);
-	if (strcmp(cmd->name, "export") == 0)
-		return cmd_export(root, show->out.columns, show->per_cpu);
-	return cmd_rollback(root, change->json);
+	return 0;
+}
+
+static const struct command *command_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static void unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)];
+	const char *guess;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	guess = suggest_name(name, names, ARRAY_SIZE(names));
+	if (guess)
+		pcp_error("unknown command \"%s\" (did you mean \"%s\"?); see pcpctl --help",
+			  name, guess);
+	else
+		pcp_error("unknown command \"%s\"; see pcpctl --help", name);
+}
+
+/* An option popt did not find among cmd's: another command's, or a typo. */
+static void unknown_option(const struct command *cmd, const char *bad)
+{
+	const struct poptOption *other = NULL, *tables[] = { cmd->options, common_options };
+	const char *names[32], *guess;
+	size_t n = 0;
+
+	if (strncmp(bad, "--", 2) == 0) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad + 2, "="), bad + 2);
+		other = any_option(name, '\0');
+	} else if (bad[0] == '-' && bad[1]) {
+		other = any_option(NULL, bad[1]);
+	}
+	if (other) {
+		pcp_error("%s does not take --%s; see pcpctl --help", cmd->name, other->longName);
+		return;
+	}
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
+		for (const struct poptOption *o = tables[t]; o->longName && n < ARRAY_SIZE(names); o++)
+			names[n++] = o->longName;
+	guess = strncmp(bad, "--", 2) == 0 ? suggest_name(bad + 2, names, n) : NULL;
+	if (guess)
+		pcp_error("%s: unknown option (did you mean --%s?); see pcpctl --help", bad, guess);
+	else
+		pcp_error("%s: unknown option; see pcpctl --help", bad);
+}
+
+static void free_option_strings(void)
+{
+	/* popt hands string arguments over as malloc'ed copies. */
+	for (size_t i = 0; i < ARRAY_SIZE(all_tables); i++)
+		for (const struct poptOption *o = all_tables[i]; o->longName; o++)
+			if (o->argInfo == POPT_ARG_STRING)
+				free(*(char **)o->arg);
 }
 
 int main(int argc, const char **argv)
 {
-	struct show_opts show = { 0 };
-	struct change_opts change = { 0 };
-	struct sweep_opts sweep = { 0 };
-	const char *sysroot = NULL;
-	const struct command *cmd = NULL;
-	unsigned given = 0;
-	int formats = 0, opt, rc = EXIT_USAGE;
+	int at = find_command(argc, argv), rc = EXIT_USAGE, status;
+	const struct command *cmd = command_named(at ? argv[at] : "show");
+	struct sysroot *root = NULL;
+	const char **av, **args;
 	poptContext ctx;
 
+	if (!cmd) {
+		unknown_command(argv[at]);
+		return EXIT_USAGE;
+	}
+
 	struct poptOption table[] = {
-		{ "json", 'J', POPT_ARG_NONE, NULL, OPT_JSON, NULL, NULL },
-		{ "raw", 'r', POPT_ARG_NONE, NULL, OPT_RAW, NULL, NULL },
-		{ "pairs", 'P', POPT_ARG_NONE, NULL, OPT_PAIRS, NULL, NULL },
-		{ "output", 'o', POPT_ARG_STRING, &show.out.columns, OPT_OUTPUT, NULL, NULL },
-		{ "output-all", '\0', POPT_ARG_NONE, NULL, OPT_OUTPUT_ALL, NULL, NULL },
-		{ "noheadings", 'n', POPT_ARG_NONE, NULL, OPT_NOHEADINGS, NULL, NULL },
-		{ "node", '\0', POPT_ARG_STRING, &show.nodes, OPT_NODE, NULL, NULL },
-		{ "zone", '\0', POPT_ARG_STRING, &show.zones, OPT_ZONE, NULL, NULL },
-		{ "cpu", '\0', POPT_ARG_STRING, &show.cpus, OPT_CPU, NULL, NULL },
-		{ "summary", 's', POPT_ARG_NONE, NULL, OPT_SUMMARY, NULL, NULL },
-		{ "per-cpu", '\0', POPT_ARG_NONE, NULL, OPT_PER_CPU, NULL, NULL },
-		{ "interval", '\0', POPT_ARG_STRING, &show.interval, OPT_INTERVAL, NULL, NULL },
-		{ "count", '\0', POPT_ARG_STRING, &show.count, OPT_COUNT, NULL, NULL },
-		{ "sysroot", '\0', POPT_ARG_STRING, &sysroot, OPT_SYSROOT, NULL, NULL },
-		{ "batch", '\0', POPT_ARG_STRING, &change.batch, OPT_BATCH, NULL, NULL },
-		{ "fraction", '\0', POPT_ARG_STRING, &change.fraction, OPT_FRACTION, NULL, NULL },
-		{ "dry-run", '\0', POPT_ARG_NONE, NULL, OPT_DRY_RUN, NULL, NULL },
-		{ "tasks", '\0', POPT_ARG_STRING, &sweep.tasks, OPT_TASKS, NULL, NULL },
-		{ "duration", '\0', POPT_ARG_STRING, &sweep.duration, OPT_DURATION, NULL, NULL },
-		{ "warmup", '\0', POPT_ARG_STRING, &sweep.warmup, OPT_WARMUP, NULL, NULL },
-		{ "runs", '\0', POPT_ARG_STRING, &sweep.runs, OPT_RUNS, NULL, NULL },
-		{ "metric", '\0', POPT_ARG_STRING, &sweep.metric, OPT_METRIC, NULL, NULL },
-		{ "csv", '\0', POPT_ARG_STRING, &sweep.csv, OPT_CSV, NULL, NULL },
-		{ "plot", '\0', POPT_ARG_STRING, &sweep.plot, OPT_PLOT, NULL, NULL },
-		{ "persist", '\0', POPT_ARG_NONE, NULL, OPT_PERSIST, NULL, NULL },
-		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
-		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, NULL, NULL },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, cmd->options, 0, NULL, NULL },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, common_options, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
 
-	ctx = poptGetContext("pcpctl", argc, argv, table, 0);
-	while ((opt = poptGetNextOpt(ctx)) > 0) {
-		given |= (unsigned)opt;
-		formats += opt == OPT_JSON || opt == OPT_RAW || opt == OPT_PAIRS;
+	/* popt sees the options and arguments without the command's name. */
+	av = calloc((size_t)argc + 1, sizeof(*av));
+	if (!av) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
 	}
-	if (opt < -1) {
-		pcp_error("%s: %s; see pcpctl --help", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(opt));
+	for (int i = 0, j = 0; i < argc; i++)
+		if (i != at || !at)
+			av[j++] = argv[i];
+	ctx = poptGetContext("pcpctl", at ? argc - 1 : argc, av, table, 0);
+	/* Every option stores its value itself: popt returns at the end or an error. */
+	while ((status = poptGetNextOpt(ctx)) > 0)
+		;
+	if (status < -1) {
+		if (status == POPT_ERROR_BADOPT)
+			unknown_option(cmd, poptBadOption(ctx, POPT_BADOPTION_NOALIAS));
+		else
+			pcp_error("%s: %s; see pcpctl --help",
+				  poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(status));
 		goto out;
 	}
-	if (given & OPT_HELP) {
-		usage(stdout);
+	if (opt.help) {
+		if (at)
+			command_usage(stdout, cmd);
+		else
+			usage(stdout);
 		rc = EXIT_OK;
 		goto out;
 	}
-	if (given & OPT_VERSION) {
+	if (opt.version) {
 		printf("pcpctl %s\n", PCPCTL_VERSION);
 		rc = EXIT_OK;
 		goto out;
 	}
-
-	const char **args = poptGetArgs(ctx);
-	const char *name = args && args[0] ? args[0] : "show";
-
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(name, commands[i].name) == 0)
-			cmd = &commands[i];
-	if (!cmd) {
-		pcp_error("unknown command \"%s\"; see pcpctl --help", name);
+	args = poptGetArgs(ctx);
+	if (args && args[0] && !cmd->takes_command) {
+		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[0]);
 		goto out;
 	}
-	/* Only sweep takes more arguments: the workload command after --. */
-	if (args && args[0] && args[1] && strcmp(cmd->name, "sweep") != 0) {
-		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[1]);
-		goto out;
-	}
-	if (given & ~cmd->accepts) {
-		unsigned bad = given & ~cmd->accepts;
-
-		pcp_error("%s does not take %s; see pcpctl --help", cmd->name,
-			  option_names[__builtin_ctz(bad)]);
-		goto out;
-	}
-	if (formats > 1) {
-		pcp_error("--json, --raw and --pairs are mutually exclusive");
-		goto out;
-	}
-	if (sysroot && !sysroot[0]) {
+	if (opt.sysroot && !opt.sysroot[0]) {
 		pcp_error("--sysroot: give a directory");
 		goto out;
 	}
@@ -253,25 +479,17 @@ int main(int argc, const char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	show.out.all_columns = given & OPT_OUTPUT_ALL;
-	show.out.noheadings = given & OPT_NOHEADINGS;
-	show.out.format = given & OPT_JSON ? OUT_JSON : given & OPT_RAW ? OUT_RAW :
-			  given & OPT_PAIRS ? OUT_PAIRS : OUT_TABLE;
-	show.summary = given & OPT_SUMMARY;
-	show.per_cpu = given & OPT_PER_CPU;
-	change.json = given & OPT_JSON;
-	change.dry_run = given & OPT_DRY_RUN;
-	change.persist = given & OPT_PERSIST;
-	sweep.batch = change.batch;
-	sweep.fraction = change.fraction;
-	sweep.json = change.json;
-	sweep.command = args && args[0] && args[1] ? (char *const *)&args[1] : NULL;
-	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change, &sweep);
+	root = sysroot_open(opt.sysroot);
+	if (!root) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:
-	/* popt hands string arguments over as malloc'ed copies. */
-	for (const struct poptOption *po = table; po->longName; po++)
-		if (po->argInfo == POPT_ARG_STRING)
-			free(*(char **)po->arg);
+	sysroot_free(root);
+	free_option_strings();
 	poptFreeContext(ctx);
+	free(av);
 	return rc;
 }

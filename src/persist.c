@@ -17,7 +17,7 @@
 #define PERSIST_HEADER "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
 #define PERSIST_MAX 4096
 
-int persist_read(const char *root, struct persisted *p)
+int persist_read(const struct sysroot *root, struct persisted *p)
 {
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char buf[PERSIST_MAX + 1], *line, *save;
@@ -98,7 +98,7 @@ static int write_temp(const char *tmp, const struct persisted *p)
 	return rc;
 }
 
-int persist_write(const char *root, const struct persisted *p)
+int persist_write(const struct sysroot *root, const struct persisted *p)
 {
 	char *dir = sysroot_path(root, PATH_SYSCTL_D);
 	char *path = sysroot_path(root, PATH_PERSIST);

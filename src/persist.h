@@ -9,19 +9,21 @@
 
 #include "kernel.h"
 
+struct sysroot;
+
 struct persisted {
 	bool have[NSYSCTLS];
 	long value[NSYSCTLS];
 };
 
 /* 0 (an absent file reads as nothing persisted) or a negative errno after printing why. */
-int persist_read(const char *root, struct persisted *p);
+int persist_read(const struct sysroot *root, struct persisted *p);
 bool persist_same(const struct persisted *a, const struct persisted *b);
 /*
  * Replace the file with p's settings, atomically (temp file, fsync, rename,
  * fsync the directory); with none left, remove it.  0 or a negative errno
  * after printing why.
  */
-int persist_write(const char *root, const struct persisted *p);
+int persist_write(const struct sysroot *root, const struct persisted *p);
 
 #endif

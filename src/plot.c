@@ -1,16 +1,15 @@
 /*
  * plot.c - SVG chart of throughput against a swept value
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "plot.h"
+
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "plot.h"
+#include "c.h"
 
 /* Canvas and margins in SVG user units (px).  The left margin holds tick
  * labels such as "12.5M" and the rotated axis label. */
@@ -81,7 +80,7 @@ static void fmt_num(char *buf, size_t sz, double v, double scale, double step)
 	int dec;
 	size_t i;
 
-	for (i = 0; scale >= 1e4 && i < sizeof(si) / sizeof(si[0]); i++) {
+	for (i = 0; scale >= 1e4 && i < ARRAY_SIZE(si); i++) {
 		if (scale >= si[i].unit) {
 			unit = si[i].unit;
 			suffix = si[i].suffix;

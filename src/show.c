@@ -7,12 +7,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <libproc2/meminfo.h>
+#include <libsmartcols.h>
 
+#include "c.h"
 #include "idlist.h"
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
+#include "sysroot.h"
 #include "watch.h"
 #include "zoneinfo.h"
 
@@ -58,7 +60,6 @@ static const struct coldesc summary_columns[] = {
 	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "HighMem", "Movable", "Device" };
 
@@ -70,7 +71,7 @@ struct filter {
 
 static int zone_index(const char *name, size_t len)
 {
-	for (size_t i = 0; i < NELEM(zone_names); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(zone_names); i++)
 		if (strlen(zone_names[i]) == len && strncasecmp(zone_names[i], name, len) == 0)
 			return (int)i;
 	return -1;
@@ -259,32 +260,17 @@ static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
 	return rows_add_empty(r);
 }
 
-/* MemFree of the live system through libproc2; -1 when it cannot be had. */
-static long long live_memfree_kib(void)
-{
-	struct meminfo_info *info = NULL;
-	struct meminfo_result *r;
-	long long kib = -1;
-
-	if (procps_meminfo_new(&info) < 0)
-		return -1;
-	r = procps_meminfo_get(info, MEMINFO_MEM_FREE);
-	if (r)
-		kib = (long long)r->result.ul_int;
-	procps_meminfo_unref(&info);
-	return kib;
-}
-
-static int print_summary(const struct zoneinfo *zi, const struct filter *f,
-			 const struct out_opts *out, const struct colsel *sel, bool live)
+static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
+			 const struct filter *f, const struct out_opts *out,
+			 const struct colsel *sel)
 {
 	long long memfree_kib = -1;
 	struct rows r;
 	int rc = 0;
 
 	for (size_t c = 0; c < sel->n; c++)
-		if (sel->idx[c] == SUM_FREE_PCT && live)
-			memfree_kib = live_memfree_kib();
+		if (sel->idx[c] == SUM_FREE_PCT)
+			memfree_kib = kernel_memfree_kib(k);
 	rows_init(&r, sel->n);
 	for (size_t i = 0; i < zi->nzones && !rc; i++) {
 		const struct zi_zone *z = &zi->zones[i];
@@ -316,7 +302,7 @@ static bool watch_cpu(const void *f, int cpu)
 	return cpu_selected(f, cpu);
 }
 
-static int show_interval(const char *root, const struct show_opts *o, const struct filter *f)
+static int show_interval(const struct sysroot *root, const struct show_opts *o, const struct filter *f)
 {
 	const struct watch_select sel = { watch_zone, watch_cpu, f };
 	struct watch_opts w = {
@@ -335,10 +321,10 @@ static int show_interval(const char *root, const struct show_opts *o, const stru
 	return watch_run(root, &w, &sel);
 }
 
-int cmd_show(const char *root, const struct show_opts *o)
+int cmd_show(const struct sysroot *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
-	size_t ntbl = o->summary ? NELEM(summary_columns) : NELEM(pageset_columns);
+	size_t ntbl = o->summary ? ARRAY_SIZE(summary_columns) : ARRAY_SIZE(pageset_columns);
 	struct colsel sel = { 0 };
 	struct zoneinfo zi;
 	struct filter f;
@@ -376,8 +362,8 @@ int cmd_show(const char *root, const struct show_opts *o)
 		return EXIT_FAIL;
 	}
 	rc = kernel_load_zoneinfo(k, &zi);
-	k->ops->close(k);
 	if (rc) {
+		k->ops->close(k);
 		filter_free(&f);
 		return EXIT_FAIL;
 	}
@@ -386,7 +372,7 @@ int cmd_show(const char *root, const struct show_opts *o)
 	 * JSON always carries high_min/high_max (null where the kernel lacks
 	 * them) so scripts see one schema; MemFree is known only live.
 	 */
-	bool live = root[0] == '\0';
+	bool live = sysroot_is_live(root);
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
 	const char *defaults = o->summary ? (live ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
 						    "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH") :
@@ -398,13 +384,14 @@ int cmd_show(const char *root, const struct show_opts *o)
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 	} else {
-		rc = o->summary ? print_summary(&zi, &f, &o->out, &sel, live) :
+		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel) :
 				  print_pagesets(&zi, &f, &o->out, &sel);
 		if (rc) {
 			pcp_error("cannot print: %s", strerror(-rc));
 			rc = EXIT_FAIL;
 		}
 	}
+	k->ops->close(k);
 	colsel_free(&sel);
 	zoneinfo_free(&zi);
 	filter_free(&f);
@@ -414,7 +401,7 @@ int cmd_show(const char *root, const struct show_opts *o)
 void show_columns_help(FILE *out)
 {
 	fputs("\nColumns of show:\n", out);
-	columns_help(out, pageset_columns, NELEM(pageset_columns));
+	columns_help(out, pageset_columns, ARRAY_SIZE(pageset_columns));
 	fputs("\nColumns of show --summary:\n", out);
-	columns_help(out, summary_columns, NELEM(summary_columns));
+	columns_help(out, summary_columns, ARRAY_SIZE(summary_columns));
 }

@@ -6,6 +6,8 @@
 
 #include "columns.h"
 
+struct sysroot;
+
 struct show_opts {
 	struct out_opts out;
 	const char *nodes;	/* --node LIST */
@@ -17,7 +19,7 @@ struct show_opts {
 	const char *count;	/* --count N */
 };
 
-int cmd_show(const char *root, const struct show_opts *opts);
+int cmd_show(const struct sysroot *root, const struct show_opts *opts);
 
 /* For --help: the column tables. */
 void show_columns_help(FILE *out);

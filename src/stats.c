@@ -1,10 +1,10 @@
 /*
  * stats.c - summary statistics for pcpctl sweep
  */
+#include "stats.h"
+
 #include <errno.h>
 #include <math.h>
-
-#include "stats.h"
 
 static int check_samples(const double *x, size_t n)
 {

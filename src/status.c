@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "kernel.h"
 #include "msg.h"
+#include "report.h"
+#include "sysroot.h"
 
 /* Why a sysctl can be missing, for the human-readable status. */
 static const char *const missing_reason[NSYSCTLS] = {
@@ -16,7 +17,28 @@ static const char *const missing_reason[NSYSCTLS] = {
 	[SYSCTL_FRACTION] = "not available: removed in Linux 5.14",
 };
 
-int cmd_status(const char *root, bool json)
+void print_settings(const char *key, const bool *have, const long *value)
+{
+	open_json_object(key);
+	for (int s = 0; s < NSYSCTLS; s++) {
+		if (have[s])
+			print_long(PRINT_JSON, sysctl_name(s), "%ld", value[s]);
+		else
+			print_null(PRINT_JSON, sysctl_name(s), "%s", "");
+	}
+	close_json_object();
+}
+
+void print_sysctl_label(const char *name)
+{
+	char label[48];
+
+	if (name)
+		snprintf(label, sizeof(label), "vm.%s:", name);
+	print_string(PRINT_FP, NULL, "%-35s ", name ? label : "kernel:");
+}
+
+int cmd_status(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
 	long value[NSYSCTLS];
@@ -30,8 +52,8 @@ int cmd_status(const char *root, bool json)
 	}
 	release = kernel_release(k);
 	if (!release) {
-		pcp_error("cannot read the kernel release from %s/proc/sys/kernel/osrelease: %s",
-			  root, strerror(errno));
+		pcp_error("cannot read the kernel release from %s: %s",
+			  sysroot_name(root, PATH_OSRELEASE), strerror(errno));
 		k->ops->close(k);
 		return EXIT_FAIL;
 	}
@@ -43,29 +65,18 @@ int cmd_status(const char *root, bool json)
 		return rc;
 	}
 
-	if (json) {
-		fputs("{\"kernel\":", stdout);
-		json_string(stdout, release);
-		fputs(",\"settings\":{", stdout);
-		for (int s = 0; s < NSYSCTLS; s++) {
-			printf("%s\"%s\":", s ? "," : "", sysctl_name(s));
-			json_optional_long(stdout, have[s], value[s]);
-		}
-		fputs("}}\n", stdout);
-	} else {
-		printf("%-35s %s\n", "kernel:", release);
-		for (int s = 0; s < NSYSCTLS; s++) {
-			char label[40];
-
-			snprintf(label, sizeof(label), "vm.%s:", sysctl_name(s));
-			if (!have[s])
-				printf("%-35s %s\n", label, missing_reason[s]);
-			else if (value[s] == 0)
-				printf("%-35s 0 (kernel default)\n", label);
-			else
-				printf("%-35s %ld\n", label, value[s]);
-		}
+	new_json_obj(json);
+	print_sysctl_label(NULL);
+	print_string(PRINT_ANY, "kernel", "%s\n", release);
+	print_settings("settings", have, value);
+	for (int s = 0; s < NSYSCTLS; s++) {
+		print_sysctl_label(sysctl_name(s));
+		if (!have[s])
+			print_string(PRINT_FP, NULL, "%s\n", missing_reason[s]);
+		else
+			print_long(PRINT_FP, NULL, value[s] ? "%ld\n" : "%ld (kernel default)\n",
+				   value[s]);
 	}
 	free(release);
-	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "apply.h"
-#include "json.h"
+#include "c.h"
+#include "change.h"
 #include "msg.h"
 #include "numparse.h"
 #include "plot.h"
+#include "report.h"
 #include "stats.h"
 #include "sysload.h"
 #include "workload.h"
@@ -107,7 +109,7 @@ static void catch_signals(void)
 	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
 
@@ -163,7 +165,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		if ((rc = p->batch ? validate_batch(p->values[i]) : validate_fraction(p->values[i])))
+		if ((rc = change_value_usage(p->batch, p->values[i])))
 			return rc;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
@@ -286,34 +288,64 @@ static void print_row(const struct point *pt, const struct point *first)
 	fflush(stdout);
 }
 
-static void print_json(const struct sweep_opts *o, const struct plan *p, const struct point *pts,
-		       size_t n, size_t best, bool restored)
+/* The points as JSON (text shows them as they are measured, print_row()). */
+static void print_points(const struct point *pts, size_t n)
 {
-	printf("{\"parameter\":\"%s\",\"workload\":", p->batch ? "batch" : "fraction");
-	json_string(stdout, o->command ? o->command[0] : "page_fault1");
-	printf(",\"tasks\":%ld,\"points\":[", p->tasks);
+	open_json_array("points");
 	for (size_t i = 0; i < n; i++) {
 		const struct point *pt = &pts[i];
 
-		printf("%s{\"value\":%ld,\"hmean\":%.3f,\"min\":%.3f,\"max\":%.3f,\"cov\":", i ? "," : "",
-		       pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+		open_json_object(NULL);
+		print_long(PRINT_JSON, "value", "%ld", pt->value);
+		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
+		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
+		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
 		if (pt->st.has_cv)
-			printf("%.6f", pt->st.cv);
+			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
-			fputs("null", stdout);
-		fputs(",\"samples\":[", stdout);
+			print_null(PRINT_JSON, "cov", "%s", "-");
+		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
-			printf("%s%.3f", s ? "," : "", pt->samples[s]);
-		printf("],\"vmstat\":{\"pgalloc\":%llu,\"pgfree\":%llu,\"pgfault\":%llu},"
-		       "\"disturbed\":%s}", pt->load.pgalloc, pt->load.pgfree, pt->load.pgfault,
-		       pt->load.disturbed ? "true" : "false");
+			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
+		close_json_array();
+		open_json_object("vmstat");
+		print_u64(PRINT_JSON, "pgalloc", "%llu", pt->load.pgalloc);
+		print_u64(PRINT_JSON, "pgfree", "%llu", pt->load.pgfree);
+		print_u64(PRINT_JSON, "pgfault", "%llu", pt->load.pgfault);
+		close_json_object();
+		print_bool(PRINT_JSON, "disturbed", "%s", pt->load.disturbed);
+		close_json_object();
 	}
-	fputs("],\"best\":", stdout);
+	close_json_array();
+}
+
+/* What a sweep came to: in JSON every point; in text (after the rows) the best one. */
+static int print_result(const struct sweep_opts *o, const struct plan *p,
+			const struct point *pts, size_t n, size_t best, bool restored)
+{
+	const char *parameter = p->batch ? "batch" : "fraction";
+
+	new_json_obj(o->json);
+	print_string(PRINT_JSON, "parameter", "%s", parameter);
+	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
+	print_long(PRINT_JSON, "tasks", "%ld", p->tasks);
+	print_points(pts, n);
+	if (best < n) {
+		open_json_object("best");
+		print_string(PRINT_FP, NULL, "best: %s", parameter);
+		print_long(PRINT_ANY, "value", " %ld", pts[best].value);
+		print_double(PRINT_JSON, "hmean", "%.3f", pts[best].st.hmean);
+		print_double(PRINT_FP, NULL, ", %.1f", pts[best].st.hmean);
+		print_string(PRINT_FP, NULL, " %s", unit(o));
+		close_json_object();
+	} else {
+		print_null(PRINT_JSON, "best", "%s", "");
+	}
+	print_bool(PRINT_JSON, "restored", "%s", restored);
 	if (best < n)
-		printf("{\"value\":%ld,\"hmean\":%.3f}", pts[best].value, pts[best].st.hmean);
-	else
-		fputs("null", stdout);
-	printf(",\"restored\":%s}\n", restored ? "true" : "false");
+		print_string(PRINT_FP, NULL, "%s\n",
+			     restored ? "; the settings from before are restored" : "");
+	return delete_json_obj();
 }
 
 static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
@@ -372,20 +404,20 @@ static int write_plot(const struct sweep_opts *o, const char *path, const struct
 	return rc;
 }
 
-static int apply_point(struct kernel *k, bool batch, long value)
+static int apply_point(struct kernel *k, const struct sysroot *root, bool batch, long value)
 {
 	struct change_request req = {
 		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
 		.in_session = true,
 	};
 	struct change_result res;
-	int rc = change_apply(k, &req, &res);
+	int rc = change_exit(root, apply_change(k, &req, &res));
 
-	change_result_free(&res);
+	apply_result_free(&res);
 	return rc;
 }
 
-int cmd_sweep(const char *root, const struct sweep_opts *o)
+int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
 	struct change_session session;
 	struct point *pts = NULL;
@@ -411,12 +443,12 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 	};
 	struct change_result probe_res;
 
-	rc = change_apply(k, &probe, &probe_res);
-	change_result_free(&probe_res);
+	rc = change_exit(root, apply_change(k, &probe, &probe_res));
+	apply_result_free(&probe_res);
 	if (rc)
 		goto out;
 	catch_signals();
-	rc = change_session_begin(k, &session);
+	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
 		goto out;
 	if (!o->json)
@@ -427,7 +459,7 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 		pt->value = p.values[done];
 		fprintf(stderr, "pcpctl: point %zu/%zu: %s %ld\n", done + 1, p.n,
 			p.batch ? "batch" : "fraction", pt->value);
-		rc = apply_point(k, p.batch, pt->value);
+		rc = apply_point(k, root, p.batch, pt->value);
 		if (rc)
 			break;
 		rc = measure(o, &p, pt);
@@ -443,7 +475,7 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 		if (!o->json)
 			print_row(pt, &pts[0]);
 	}
-	end_rc = change_session_end(k, &session);
+	end_rc = change_exit(root, apply_session_end(k, &session));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :
@@ -457,12 +489,8 @@ int cmd_sweep(const char *root, const struct sweep_opts *o)
 
 	while (measured < p.n && pts[measured].measured)
 		measured++;
-	if (o->json)
-		print_json(o, &p, pts, measured, best, end_rc == EXIT_OK);
-	else if (best != SIZE_MAX)
-		printf("best: %s %ld, %.1f %s%s\n", p.batch ? "batch" : "fraction", pts[best].value,
-		       pts[best].st.hmean, unit(o),
-		       end_rc == EXIT_OK ? "; the settings from before are restored" : "");
+	if (print_result(o, &p, pts, measured, best, end_rc == EXIT_OK) && !rc)
+		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->plot && write_plot(o, o->plot, pts, measured, best, p.batch) && !rc)

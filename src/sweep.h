@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct sysroot;
+
 struct sweep_opts {
 	const char *batch, *fraction;	/* START:STOP:STEP or a comma list */
 	const char *tasks, *duration, *warmup, *runs;
@@ -24,6 +26,6 @@ struct sweep_opts {
  */
 int sweep_parse_values(const char *text, long **values, size_t *n);
 
-int cmd_sweep(const char *root, const struct sweep_opts *o);
+int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o);
 
 #endif

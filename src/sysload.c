@@ -1,17 +1,17 @@
 /*
  * sysload.c - what the system did during one sweep point
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "sysload.h"
+
 #include <errno.h>
 #include <stddef.h>
-#include <unistd.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
-#include "sysload.h"
+#include "c.h"
 
 static const enum vmstat_item pgalloc_items[] = {
 	VMSTAT_PGALLOC_DMA, VMSTAT_PGALLOC_DMA32, VMSTAT_PGALLOC_NORMAL,
@@ -31,7 +31,7 @@ static int read_vmstat(struct sysload_mark *m)
 	if (rc < 0)
 		return rc;
 	m->pgalloc = 0;
-	for (i = 0; i < sizeof(pgalloc_items) / sizeof(pgalloc_items[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pgalloc_items); i++) {
 		/* a zone this kernel lacks reads as 0 */
 		r = procps_vmstat_get(info, pgalloc_items[i]);
 		if (!r)
@@ -70,7 +70,7 @@ static int read_stat(struct sysload_mark *m)
 	if (rc < 0)
 		return rc;
 	m->busy_ticks = 0;
-	for (i = 0; i < sizeof(busy_items) / sizeof(busy_items[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(busy_items); i++) {
 		r = procps_stat_get(info, busy_items[i]);
 		if (!r)
 			goto fail;

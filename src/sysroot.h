@@ -1,24 +1,59 @@
 /*
  * Every path pcpctl reads or writes, taken relative to a root prefix
- * (--sysroot), so the same binary runs against fixture trees.
+ * (--sysroot), so the same binary runs against fixture trees.  As
+ * util-linux's ul_path: the prefix is set once, in a struct sysroot that
+ * every reader and writer gets, and paths are built, opened and named in
+ * messages here only.
  */
 #ifndef PCPCTL_SYSROOT_H
 #define PCPCTL_SYSROOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define PATH_ZONEINFO		"/proc/zoneinfo"
 #define PATH_VMSTAT		"/proc/vmstat"
 #define PATH_OSRELEASE		"/proc/sys/kernel/osrelease"
 #define PATH_SYSCTL_VM		"/proc/sys/vm/"
+#define PATH_NODES		"/sys/devices/system/node"
+#define PATH_RUN		"/run"
 #define PATH_RUN_DIR		"/run/pcpctl"
 #define PATH_LOCK		"/run/pcpctl/lock"
 #define PATH_JOURNAL		"/run/pcpctl/journal"
 #define PATH_SYSCTL_D		"/etc/sysctl.d"
 #define PATH_PERSIST		"/etc/sysctl.d/90-pcpctl.conf"
 
-/* "" for the live system.  Returns a malloc'ed path, or NULL when out of memory. */
-char *sysroot_path(const char *root, const char *path);
+struct idlist;
+
+struct sysroot {
+	char *prefix;		/* absolute, no trailing '/'; "" for the live system */
+};
+
+/* dir NULL or "" is the live system; a relative dir is taken from the cwd.  NULL on ENOMEM. */
+struct sysroot *sysroot_open(const char *dir);
+void sysroot_free(struct sysroot *sr);
+/* The running system itself, not a tree: what only the live system has may be read. */
+bool sysroot_is_live(const struct sysroot *sr);
+
+/* path (absolute, as PATH_*) under the root: malloc'ed, NULL when out of memory. */
+char *sysroot_path(const struct sysroot *sr, const char *path);
+/*
+ * The same for a message: the absolute path in one of a few static
+ * buffers, valid until a few more calls.
+ */
+const char *sysroot_name(const struct sysroot *sr, const char *path);
+
+/* open(2) of path under the root with O_NOFOLLOW and O_CLOEXEC: an fd or a negative errno. */
+int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);
+/* Whether path exists (a dangling link does), without following a last link. */
+bool sysroot_exists(const struct sysroot *sr, const char *path);
+/* The file, NUL-terminated: 0 or a negative errno (see read_whole_file). */
+int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* A "0-3,8" list file, as sysfs cpulists (empty for none): 0, -EINVAL or -errno. */
+int sysroot_read_cpulist(const struct sysroot *sr, const char *path, struct idlist *list);
+/* s written to an existing file in one write(2), not through a link: 0 or a negative errno. */
+int sysroot_write_string(const struct sysroot *sr, const char *path, const char *s);
 
 /*
  * Read a whole file, including /proc files that report size 0, into a

@@ -2,6 +2,7 @@
 #ifndef PCPCTL_TOPOLOGY_H
 #define PCPCTL_TOPOLOGY_H
 
+struct sysroot;
 struct zi_zone;
 
 /*
@@ -10,6 +11,6 @@ struct zi_zone;
  * CPUs when the node has none or the kernel has no NUMA.  The zone's
  * pagesets list exactly the online CPUs.  Returns 0 or a negative errno.
  */
-int zone_split_cpus(const char *root, const struct zi_zone *zone, unsigned *split);
+int zone_split_cpus(const struct sysroot *root, const struct zi_zone *zone, unsigned *split);
 
 #endif

@@ -18,6 +18,8 @@
 #include "zoneinfo.h"
 
 /* Which zones and CPUs to keep: show's --node, --zone and --cpu. */
+struct sysroot;
+
 struct watch_select {
 	bool (*zone)(const void *arg, const struct zi_zone *z);
 	bool (*cpu)(const void *arg, int cpu);
@@ -104,6 +106,7 @@ struct watch_opts {
 int watch_opts_parse(const char *interval, const char *count, struct watch_opts *o);
 
 /* The sampling loop (watch_run.c); returns an exit code of msg.h. */
-int watch_run(const char *root, const struct watch_opts *o, const struct watch_select *sel);
+int watch_run(const struct sysroot *root, const struct watch_opts *o,
+	      const struct watch_select *sel);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "json.h"
+#include "report.h"
 #include "watch.h"
 
 #define SUMMARY_FMT "%-8s %4s %-7s %5s %9s %8s %6s %8s %9s %11s %10s %10s\n"

@@ -62,8 +62,8 @@ static int take_sample(struct kernel *k, const struct watch_opts *o,
 	if (rc) {
 		memset(&cur->vm, 0, sizeof(cur->vm));
 		if (!*vm_warned)
-			pcp_warn("cannot read %s%s: %s; no pgalloc/pgfree rates", k->root,
-				 PATH_VMSTAT, strerror(-rc));
+			pcp_warn("cannot read %s: %s; no pgalloc/pgfree rates",
+				 sysroot_name(k->root, PATH_VMSTAT), strerror(-rc));
 		*vm_warned = true;
 	}
 	rc = watch_sample_build(&zi, sel, o->per_cpu, cur);
@@ -75,7 +75,8 @@ static int take_sample(struct kernel *k, const struct watch_opts *o,
 	return EXIT_OK;
 }
 
-int watch_run(const char *root, const struct watch_opts *o, const struct watch_select *sel)
+int watch_run(const struct sysroot *root, const struct watch_opts *o,
+	      const struct watch_select *sel)
 {
 	struct watch_sample samples[2] = { 0 };
 	struct watch_sample *prev = NULL, *cur = &samples[0];

@@ -1,9 +1,8 @@
 /*
  * workload.c - page_fault1 and external workloads for pcpctl sweep
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+#include "workload.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,14 +17,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-
-#include "workload.h"
+#include <time.h>
+#include <unistd.h>
 
 /*
  * 128 rather than 64 bytes per task: x86's adjacent-line prefetcher pulls

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "zoneinfo_fast.h"
+#include "zoneinfo_int.h"
 
 /*
  * The kernel has at most six zone types; a node with more zones than this
@@ -32,71 +31,6 @@ const char *zi_field_name(enum zi_field f)
 {
 	return field_names[f];
 }
-
-enum section {
-	BEFORE_ZONES,
-	ZONE_HEAD,	/* watermarks and stats before "pagesets" */
-	PAGESETS,
-	ZONE_TAIL,	/* node_unreclaimable, start_pfn and later lines */
-};
-
-/*
- * A CPU record of a kernel's zoneinfo is a few lines of fixed text, each
- * ending in a number: cpu, the fields, "vm stats threshold".  The bounds
- * hold every layout from 4.x to 6.18 with room to spare.
- */
-#define RECORD_LINES_MAX 8
-#define RECORD_PREFIX_MAX 32
-
-/*
- * The longest key parse_line() dispatches on, "node_unreclaimable:".  A
- * line it skips can be recognised by its text only if that text reaches
- * this far past the indentation: then every line that starts the same way
- * is skipped too.
- */
-#define KEY_MAX 19
-
-/* A line longer than this is not zoneinfo (its longest lines are ~100 bytes). */
-#define LINE_MAX_BYTES (1u << 20)
-
-struct zi_parser {
-	size_t lineno;
-	enum section section;
-	struct zoneinfo *zi;
-	size_t zones_cap, pagesets_cap;
-	size_t zone_first;	/* store index of the current zone's first pageset */
-	size_t zones_in_node;
-	bool zone_has_present;	/* the current zone printed its "present" line */
-	bool in_cpu;		/* a "cpu:" record is open */
-	struct zi_error *err;
-	int rc;			/* the first error; later input is ignored */
-	bool fed;		/* any byte at all */
-	char *carry;		/* a line split between two chunks */
-	size_t carry_len, carry_cap;
-	/*
-	 * The file's first CPU record as a template: the exact text before
-	 * each line's number, in order.  Every later record of a kernel's
-	 * zoneinfo repeats that text, so take_records() reads whole records
-	 * by comparing it and converting the numbers; any record that differs
-	 * goes through parse_line(), line by line.
-	 */
-	struct record_line {
-		/* Aligned and zero-padded: compared 16 bytes at a time. */
-		_Alignas(16) char text[RECORD_PREFIX_MAX];
-		uint32_t mask;		/* one bit per byte of text */
-		size_t len;
-		int slot;		/* enum zi_field, RECORD_CPU or RECORD_SKIP */
-	} record[RECORD_LINES_MAX];
-	size_t nrecord;
-	size_t record_span;	/* bytes a record may take, reads included */
-	enum { LEARNING, LEARNED, UNUSABLE } record_state;
-	int line_kind;		/* what parse_line() took the last line for */
-};
-
-/* Kinds of record line besides the fields, numbered on from them. */
-#define RECORD_CPU ZI_NFIELDS
-#define RECORD_SKIP (ZI_NFIELDS + 1)
-#define RECORD_SLOTS (ZI_NFIELDS + 2)
 
 static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -121,23 +55,6 @@ static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
 #define FAIL(p, ...) ((p)->rc = fail((p), (p)->lineno, __VA_ARGS__), (const char *)NULL)
 #define CHECK(p, expr) (((p)->rc = (expr)) ? (const char *)NULL : (const char *)1)
 
-static const char *line_end(const char *s, const char *end)
-{
-#if defined(__SSE2__)
-	/* Lines are short: a library call would cost more than the search. */
-	const __m128i nl = _mm_set1_epi8('\n');
-
-	for (; end - s >= 16; s += 16) {
-		unsigned hits = (unsigned)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), nl));
-
-		if (hits)
-			return s + __builtin_ctz(hits);
-	}
-#endif
-	return memchr(s, '\n', (size_t)(end - s));
-}
-
 /* If the buffer at s starts with key, the position after it. */
 static const char *skip_key(const char *s, const char *end, const char *key, size_t keylen)
 {
@@ -146,50 +63,6 @@ static const char *skip_key(const char *s, const char *end, const char *key, siz
 	return s + keylen;
 }
 #define KEY(s, end, lit) skip_key((s), (end), (lit), sizeof(lit) - 1)
-
-/* Indentation is most of zoneinfo's bytes: skip it a word at a time. */
-static const char *skip_blanks(const char *s, const char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	static const uint64_t blanks = 0x2020202020202020ULL;
-
-	while (end - s >= 8) {
-		uint64_t w;
-
-		memcpy(&w, s, 8);
-		w ^= blanks;
-		/* The lowest non-zero byte is the first one that is not a blank. */
-		if (w)
-			return s + (__builtin_ctzll(w) >> 3);
-		s += 8;
-	}
-#endif
-	while (s < end && *s == ' ')
-		s++;
-	return s;
-}
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* How many of the 8 characters in w, first in the lowest byte, are digits before another. */
-static inline unsigned leading_digits(uint64_t w)
-{
-	const uint64_t high = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
-	/* A carry out of a byte only disturbs bytes after the first non-digit. */
-	uint64_t other = ((w & high) ^ zeros) | (((w + 0x0606060606060606ULL) & high) ^ zeros);
-
-	return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
-}
-
-/* The value of the first n (1..8) digits of w, combined pairwise in three steps. */
-static inline uint64_t digits_value(uint64_t w, unsigned n)
-{
-	uint64_t x = (w - 0x3030303030303030ULL) << (8 * (8 - n));
-
-	x = x * 10 + (x >> 8);
-	return (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-		(((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
-}
-#endif
 
 /*
  * A decimal up to max after optional blanks, ending at the terminator
@@ -206,7 +79,7 @@ number(struct zi_parser *p, const char *s, const char *end, char terminator, uin
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* Most numbers are a few digits: take up to seven at once (no overflow possible). */
-	if (end - t >= 8) {
+	if (!p->line_by_line && end - t >= 8) {
 		uint64_t w;
 		unsigned n;
 
@@ -233,16 +106,6 @@ number(struct zi_parser *p, const char *s, const char *end, char terminator, uin
 	if (*t == terminator || *t == '\n')
 		return FAIL(p, "%s is missing", what);
 	return FAIL(p, "%s is not a number: \"%.*s\"", what, (int)(line_end(t, end) - t), t);
-}
-
-static struct zi_zone *cur_zone(struct zi_parser *p)
-{
-	return &p->zi->zones[p->zi->nzones - 1];
-}
-
-static struct zi_pageset *cur_pageset(struct zi_parser *p)
-{
-	return &p->zi->pageset_store[p->zi->npagesets - 1];
 }
 
 static int close_cpu(struct zi_parser *p)
@@ -349,14 +212,13 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 	memset(z, 0, sizeof(*z));
 	z->node = (int)node;
 	memcpy(z->name, name, namelen);
-	z->header_line = p->lineno;
 	p->section = ZONE_HEAD;
 	p->zone_has_present = false;
 	return e;
 }
 
 /*
- * Room for one more pageset.  The first block (229 KB) is past malloc's
+ * The store grows by doubling.  The first block (229 KB) is past malloc's
  * mmap threshold, so it is mapped rather than carved from the heap: its
  * pages are touched only as pagesets fill them, and growing it remaps it.
  * Heap blocks grown by copying touched about three times the pages, and
@@ -364,13 +226,11 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
  */
 #define PAGESETS_FIRST 8192
 
-static int reserve_pageset(struct zi_parser *p)
+int zi_grow_pagesets(struct zi_parser *p)
 {
 	size_t cap = p->pagesets_cap ? p->pagesets_cap * 2 : PAGESETS_FIRST;
 	struct zi_pageset *store;
 
-	if (p->zi->npagesets < p->pagesets_cap)
-		return 0;
 	store = realloc(p->zi->pageset_store, cap * sizeof(*store));
 	if (!store)
 		return -ENOMEM;
@@ -394,7 +254,7 @@ static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 		return FAIL(p, "cpu %d listed after cpu %d in node %d zone %s", (int)cpu,
 			    cur_pageset(p)->cpu, cur_zone(p)->node, cur_zone(p)->name);
 
-	if (!CHECK(p, reserve_pageset(p)))
+	if (!CHECK(p, zi_reserve_pageset(p)))
 		return NULL;
 	ps = &p->zi->pageset_store[p->zi->npagesets++];
 	memset(ps, 0, sizeof(*ps));
@@ -433,7 +293,8 @@ static const char *zone_field(struct zi_parser *p, enum zi_zone_field f, const c
 			      const char *end)
 {
 	static const char *const names[ZI_NZONE_FIELDS] = {
-		"pages free", "min", "low", "high", "spanned", "present", "managed", "boost"
+		[ZI_LOW] = "low", [ZI_WMARK_HIGH] = "high", [ZI_PRESENT] = "present",
+		[ZI_MANAGED] = "managed", [ZI_BOOST] = "boost",
 	};
 
 	/* Per-node stats and later blocks may reuse these words; only the zone head counts. */
@@ -493,8 +354,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 			return zone_field(p, ZI_BOOST, t, end);
 		break;
 	case 'p':
-		if ((t = KEY(s, end, "pages free ")))
-			return zone_field(p, ZI_FREE, t, end);
 		if ((t = KEY(s, end, "present ")))
 			return zone_field(p, ZI_PRESENT, t, end);
 		/* A key never holds a newline, so s[8] is still inside the buffer. */
@@ -507,8 +366,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 		}
 		break;
 	case 'm':
-		if ((t = KEY(s, end, "min ")))
-			return zone_field(p, ZI_MIN, t, end);
 		if ((t = KEY(s, end, "managed ")))
 			return zone_field(p, ZI_MANAGED, t, end);
 		break;
@@ -517,8 +374,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 			return zone_field(p, ZI_LOW, t, end);
 		break;
 	case 's':
-		if ((t = KEY(s, end, "spanned ")))
-			return zone_field(p, ZI_SPANNED, t, end);
 		if (KEY(s, end, "start_pfn:"))
 			return zone_tail(p, s, end);
 		break;
@@ -530,126 +385,6 @@ static const char *parse_line(struct zi_parser *p, const char *line, const char 
 	return line_end(s, end);
 }
 
-/*
- * While the file's first CPU record is read, note each of its lines as
- * line_kind and the text before its number; the template is complete when
- * that record closes.  A line that does not end in a number, or whose text
- * is too long or too short to recognise, leaves no template.
- */
-static void learn_record_line(struct zi_parser *p, const char *line, const char *nl)
-{
-	const char *digits = nl;
-	struct record_line *r;
-	size_t len;
-
-	if (p->zi->npagesets != 1 || !p->in_cpu) {
-		if (p->zi->npagesets >= 1) {
-			p->record_state = p->nrecord ? LEARNED : UNUSABLE;
-			p->record_span += RECORD_PREFIX_MAX;
-		}
-		return;
-	}
-	while (digits > line && (unsigned)(digits[-1] - '0') <= 9)
-		digits--;
-	len = (size_t)(digits - line);
-	if (p->nrecord == RECORD_LINES_MAX || digits == nl || len == 0 || len > RECORD_PREFIX_MAX ||
-	    (p->line_kind == RECORD_SKIP && len < (size_t)(skip_blanks(line, nl) - line) + KEY_MAX)) {
-		p->record_state = UNUSABLE;
-		return;
-	}
-	r = &p->record[p->nrecord++];
-	memcpy(r->text, line, len);
-	r->mask = len == 32 ? UINT32_MAX : (1u << len) - 1;
-	r->len = len;
-	r->slot = p->line_kind;
-	/* The text, up to seven digits and the newline; the last compare reads 32 bytes. */
-	p->record_span += len + 8;
-}
-
-#if defined(__SSE2__)
-/* Whether s starts with the text of r; reads 32 bytes of s. */
-static inline bool record_text_at(const char *s, const struct record_line *r)
-{
-	__m128i lo = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s),
-				    _mm_load_si128((const __m128i *)r->text));
-	__m128i hi = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
-				    _mm_load_si128((const __m128i *)(r->text + 16)));
-	uint32_t same = (uint32_t)_mm_movemask_epi8(lo) | (uint32_t)_mm_movemask_epi8(hi) << 16;
-
-	return (~same & r->mask) == 0;
-}
-#else
-static inline bool record_text_at(const char *s, const struct record_line *r)
-{
-	return memcmp(s, r->text, r->len) == 0;
-}
-#endif
-
-/*
- * Store a record read by take_records() as cpu_line() and pageset_field()
- * would have; false, with nothing changed, when they would have found
- * something to say about it.
- */
-static bool store_record(struct zi_parser *p, const int *slots)
-{
-	struct zi_pageset *ps;
-	int cpu = slots[RECORD_CPU];
-
-	if (p->zi->npagesets > p->zone_first) {
-		ps = cur_pageset(p);
-		if ((p->in_cpu && ps->present != p->zi->pageset_fields) || cpu <= ps->cpu)
-			return false;
-	}
-	if (reserve_pageset(p))
-		return false;
-	ps = &p->zi->pageset_store[p->zi->npagesets++];
-	ps->cpu = cpu;
-	ps->present = p->zi->pageset_fields;
-	memcpy(ps->value, slots, sizeof(ps->value));
-	cur_zone(p)->npagesets++;
-	/* Open, as after its last line: the next line closes it. */
-	p->in_cpu = true;
-	return true;
-}
-
-/*
- * Whole CPU records laid out like the template, each number of up to seven
- * digits, from pos on; returns where the first other line starts.
- */
-static const char *take_records(struct zi_parser *p, const char *pos, const char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while ((size_t)(end - pos) >= p->record_span) {
-		/* A field the kernel does not print stays 0, as in cpu_line(). */
-		int slots[RECORD_SLOTS] = { 0 };
-		const char *s = pos;
-
-		for (size_t i = 0; i < p->nrecord; i++) {
-			const struct record_line *r = &p->record[i];
-			uint64_t w;
-			unsigned n;
-
-			if (!record_text_at(s, r))
-				return pos;
-			s += r->len;
-			memcpy(&w, s, 8);
-			n = leading_digits(w);
-			if (n == 0 || n == 8 || s[n] != '\n')
-				return pos;
-			slots[r->slot] = (int)digits_value(w, n);
-			s += n + 1;
-		}
-		if (!store_record(p, slots))
-			return pos;
-		p->lineno += p->nrecord;
-		pos = s;
-	}
-#else
-	(void)p, (void)end;
-#endif
-	return pos;
-}
-
 /* Parse the complete lines of [pos, end), which ends with a newline. */
 static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
 {
@@ -657,14 +392,14 @@ static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
 		const char *e;
 
 		if (p->record_state == LEARNED && p->section == PAGESETS &&
-		    (pos = take_records(p, pos, end)) == end)
+		    (pos = zi_take_records(p, pos, end)) == end)
 			break;
 		p->lineno++;
 		p->line_kind = RECORD_SKIP;
 		if (!(e = parse_line(p, pos, end)))
 			return p->rc;
 		if (p->record_state == LEARNING)
-			learn_record_line(p, pos, e);
+			zi_learn_record_line(p, pos, e);
 		pos = e + 1;
 	}
 	return 0;
@@ -682,6 +417,12 @@ struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err)
 	p->zi = zi;
 	p->err = err;
 	return p;
+}
+
+void zi_parser_line_by_line(struct zi_parser *p)
+{
+	p->line_by_line = true;
+	p->record_state = UNUSABLE;
 }
 
 /* Keep the unfinished end of a chunk until the next one completes it. */

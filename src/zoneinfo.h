@@ -28,11 +28,8 @@ struct zi_pageset {
 
 /* Zone-wide numbers, in pages, as printed before the pagesets. */
 enum zi_zone_field {
-	ZI_FREE,
-	ZI_MIN,
 	ZI_LOW,
 	ZI_WMARK_HIGH,
-	ZI_SPANNED,
 	ZI_PRESENT,
 	ZI_MANAGED,
 	ZI_BOOST,		/* watermark boost, already part of min, low and high; 5.0+ */
@@ -48,7 +45,6 @@ struct zi_zone {
 	uint64_t field[ZI_NZONE_FIELDS];
 	struct zi_pageset *pagesets;	/* NULL for an unpopulated zone */
 	size_t npagesets;
-	size_t header_line;		/* 1-based, for messages about this zone */
 };
 
 struct zoneinfo {
@@ -86,6 +82,14 @@ struct zi_parser;
 struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err);
 int zi_parser_feed(struct zi_parser *p, const char *chunk, size_t len);
 int zi_parser_finish(struct zi_parser *p);
+
+/*
+ * Before the first feed: parse line by line only, without the fast path
+ * (whole CPU records read against the first one, numbers converted eight
+ * bytes at a time).  It builds the same model or fails the same way, more
+ * slowly; tests and the fuzzer use it to check that.
+ */
+void zi_parser_line_by_line(struct zi_parser *p);
 
 static inline bool zi_has(const struct zi_pageset *ps, enum zi_field f)
 {

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "c.h"
 #include "journal.h"
 
 static bool same_journal(const struct journal *a, const struct journal *b)
@@ -35,7 +36,7 @@ static void test_round_trip(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(journals) / sizeof(journals[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(journals); i++) {
 		char buf[JOURNAL_MAX + 1], why[160];
 		size_t len = journal_format(&journals[i], buf, sizeof(buf));
 		struct journal back;
@@ -85,7 +86,7 @@ static void test_refused(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char buf[JOURNAL_MAX + 1], why[160] = "";
 		size_t len = sealed(cases[i].body, buf, sizeof(buf));
 		struct journal j;

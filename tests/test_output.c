@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <libsmartcols.h>
 
+#include "c.h"
 #include "output.h"
 
 static const struct coldesc cols[] = {
@@ -79,7 +81,7 @@ static void test_parity(void **state)
 	size_t compared = 0;
 
 	(void)state;
-	for (size_t o = 0; o < sizeof(lens) / sizeof(lens[0]); o++)
+	for (size_t o = 0; o < ARRAY_SIZE(lens); o++)
 		for (size_t f = 0; f < 4; f++)
 			for (int noheadings = 0; noheadings < 2; noheadings++)
 				for (size_t n = 0; n < 4; n++) {
@@ -104,6 +106,41 @@ static void test_parity(void **state)
 					compared++;
 				}
 	assert_int_equal(compared, 7 * 4 * 2 * 4);
+}
+
+/* A cell any caller might pass is escaped in every format, by both writers alike. */
+static void test_escaped_cells(void **state)
+{
+	static const struct {
+		enum out_format format;
+		const char *escaped;
+	} cases[] = {
+		{ OUT_JSON, "a\\\"b\\\\c d\\u0001$" },
+		{ OUT_RAW, "a\"b\\x5cc\\x20d\\x01$" },
+		{ OUT_PAIRS, "a\\x22b\\x5cc d\\x01\\x24" },
+		{ OUT_TABLE, "a\"b\\c d\\x01$" },
+	};
+	struct colsel sel = { (size_t[]){ 0, 1 }, 2 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct out_opts o = { .format = cases[i].format };
+		struct rows r;
+		char *stream, *scols;
+
+		rows_init(&r, 2);
+		assert_int_equal(rows_add_int(&r, 1), 0);
+		assert_int_equal(rows_add(&r, "a\"b\\c d\001$"), 0);
+		assert_int_equal(rows_end(&r), 0);
+		stream = render(false, &sel, &o, &r);
+		scols = render(true, &sel, &o, &r);
+		assert_string_equal(stream, scols);
+		if (!strstr(stream, cases[i].escaped))
+			fail_msg("format %d: no %s in %s", cases[i].format, cases[i].escaped, stream);
+		free(stream);
+		free(scols);
+		rows_free(&r);
+	}
 }
 
 static void test_rows_must_be_complete(void **state)
@@ -133,7 +170,7 @@ static void test_int_cells(void **state)
 		const long long values[] = { (long long)(p - 1), (long long)p, (long long)(p + 1),
 					     -(long long)p, (long long)(2 * p - 1) };
 
-		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
 			char want[32];
 			int n = snprintf(want, sizeof(want), "%lld", values[i]);
 			size_t at = r.len;
@@ -157,6 +194,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parity),
+		cmocka_unit_test(test_escaped_cells),
 		cmocka_unit_test(test_rows_must_be_complete),
 		cmocka_unit_test(test_int_cells),
 	};

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
+#include "c.h"
 #include "fixture.h"
-
 #include "pcprules.h"
 #include "sysroot.h"
 #include "zoneinfo.h"
@@ -45,7 +45,7 @@ static const struct capture captures[] = {
 static void test_rules_match_real_kernels(void **state)
 {
 	(void)state;
-	for (size_t c = 0; c < sizeof(captures) / sizeof(captures[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(captures); c++) {
 		const struct capture *cap = &captures[c];
 		struct zoneinfo zi;
 		size_t checked = 0;
@@ -100,7 +100,7 @@ static void test_era_of_release(void **state)
 	enum pcp_era era;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(pcp_era_of_release(cases[i].release, &era), 0);
 		assert_int_equal(era, cases[i].era);
 	}

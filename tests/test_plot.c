@@ -5,9 +5,6 @@
  * libxml2-utils), whose path CTest passes in XMLLINT; without it those
  * checks are skipped.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -19,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
 #include <cmocka.h>
 
+#include "c.h"
 #include "plot.h"
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Aaron Lu's 2017 sweep, batch 31..527 step 31, made-up throughput */
 static struct plot_point sweep[17];
@@ -33,7 +30,7 @@ static int setup(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < N(sweep); i++) {
+	for (i = 0; i < ARRAY_SIZE(sweep); i++) {
 		double x = 31.0 * (double)(i + 1);
 		double y = 15e6 + 4e6 * exp(-pow((x - 310) / 150, 2));
 
@@ -142,7 +139,7 @@ static void test_sweep(void **state)
 
 	(void)state;
 	svg_write(&s, "page_fault1, 2 tasks", "percpu_pagelist_batch", "ops/s",
-		  sweep, N(sweep), 9);
+		  sweep, ARRAY_SIZE(sweep), 9);
 	text = slurp(&s);
 	assert_non_null(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""));
 	assert_null(strstr(text, "<script"));
@@ -150,7 +147,7 @@ static void test_sweep(void **state)
 	/* SI units on the throughput axis */
 	assert_non_null(strstr(text, "M</text>"));
 	free(text);
-	svg_check(&s, N(sweep), 1);
+	svg_check(&s, ARRAY_SIZE(sweep), 1);
 }
 
 static void test_escaping(void **state)
@@ -180,8 +177,8 @@ static void test_unsorted_no_best(void **state)
 	struct svg s;
 
 	(void)state;
-	svg_write(&s, "t", "x", "y", pts, N(pts), PLOT_NO_BEST);
-	svg_check(&s, N(pts), 0);
+	svg_write(&s, "t", "x", "y", pts, ARRAY_SIZE(pts), PLOT_NO_BEST);
+	svg_check(&s, ARRAY_SIZE(pts), 0);
 }
 
 static void test_decimal_comma_locale(void **state)
@@ -193,10 +190,10 @@ static void test_decimal_comma_locale(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < N(locales); i++)
+	for (i = 0; i < ARRAY_SIZE(locales); i++)
 		if (setlocale(LC_ALL, locales[i]))
 			break;
-	svg_write(&s, "t", "x", "y", pts, N(pts), 0);
+	svg_write(&s, "t", "x", "y", pts, ARRAY_SIZE(pts), 0);
 	setlocale(LC_ALL, "C");
 	text = slurp(&s);
 	/* numbers with a dot whatever the locale */
@@ -229,7 +226,7 @@ static void test_write_error(void **state)
 	(void)state;
 	if (!f)
 		skip();
-	assert_int_equal(plot_svg(f, "t", "x", "y", sweep, N(sweep), 0), -EIO);
+	assert_int_equal(plot_svg(f, "t", "x", "y", sweep, ARRAY_SIZE(sweep), 0), -EIO);
 	fclose(f);
 }
 

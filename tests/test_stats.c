@@ -7,11 +7,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
+#include "c.h"
 #include "stats.h"
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* cmocka's assert_float_equal works in float: too coarse here */
 #define assert_near(a, b, eps) do { \
@@ -26,11 +26,11 @@ static void test_min_max_mean(void **state)
 	double v;
 
 	(void)state;
-	assert_int_equal(stats_min(x, N(x), &v), 0);
+	assert_int_equal(stats_min(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, -1, 0);
-	assert_int_equal(stats_max(x, N(x), &v), 0);
+	assert_int_equal(stats_max(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, 7, 0);
-	assert_int_equal(stats_mean(x, N(x), &v), 0);
+	assert_int_equal(stats_mean(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, 11.0 / 4, 1e-12);
 }
 
@@ -45,10 +45,10 @@ static void test_empty_and_nonfinite(void **state)
 	assert_int_equal(stats_min(nan_x, 0, &v), -EINVAL);
 	assert_int_equal(stats_mean(NULL, 3, &v), -EINVAL);
 	assert_int_equal(stats_hmean(nan_x, 0, &v), -EINVAL);
-	assert_int_equal(stats_max(nan_x, N(nan_x), &v), -EDOM);
-	assert_int_equal(stats_hmean(inf_x, N(inf_x), &v), -EDOM);
+	assert_int_equal(stats_max(nan_x, ARRAY_SIZE(nan_x), &v), -EDOM);
+	assert_int_equal(stats_hmean(inf_x, ARRAY_SIZE(inf_x), &v), -EDOM);
 	/* finite samples whose sum overflows */
-	assert_int_equal(stats_mean(huge, N(huge), &v), -EDOM);
+	assert_int_equal(stats_mean(huge, ARRAY_SIZE(huge), &v), -EDOM);
 	/* untouched on error */
 	assert_near(v, 42, 0);
 }
@@ -62,15 +62,15 @@ static void test_hmean(void **state)
 	double v = 42;
 
 	(void)state;
-	assert_int_equal(stats_hmean(x, N(x), &v), 0);
+	assert_int_equal(stats_hmean(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, 3 / 1.75, 1e-12);
-	assert_int_equal(stats_hmean(same, N(same), &v), 0);
+	assert_int_equal(stats_hmean(same, ARRAY_SIZE(same), &v), 0);
 	assert_near(v, 5, 1e-12);
 	/* a stalled interval: the limit, not a division by zero */
-	assert_int_equal(stats_hmean(zero, N(zero), &v), 0);
+	assert_int_equal(stats_hmean(zero, ARRAY_SIZE(zero), &v), 0);
 	assert_near(v, 0, 0);
 	v = 42;
-	assert_int_equal(stats_hmean(neg, N(neg), &v), -EDOM);
+	assert_int_equal(stats_hmean(neg, ARRAY_SIZE(neg), &v), -EDOM);
 	assert_near(v, 42, 0);
 }
 
@@ -84,17 +84,17 @@ static void test_stddev_cv(void **state)
 	double v = 42;
 
 	(void)state;
-	assert_int_equal(stats_stddev(x, N(x), &v), 0);
+	assert_int_equal(stats_stddev(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, sqrt(32.0 / 7), 1e-12);
-	assert_int_equal(stats_cv(x, N(x), &v), 0);
+	assert_int_equal(stats_cv(x, ARRAY_SIZE(x), &v), 0);
 	assert_near(v, sqrt(32.0 / 7) / 5, 1e-12);
-	assert_int_equal(stats_stddev(big, N(big), &v), 0);
+	assert_int_equal(stats_stddev(big, ARRAY_SIZE(big), &v), 0);
 	assert_near(v, 1, 1e-9);
 
 	v = 42;
-	assert_int_equal(stats_stddev(one, N(one), &v), -EINVAL);
-	assert_int_equal(stats_cv(one, N(one), &v), -EINVAL);
-	assert_int_equal(stats_cv(zero_mean, N(zero_mean), &v), -EDOM);
+	assert_int_equal(stats_stddev(one, ARRAY_SIZE(one), &v), -EINVAL);
+	assert_int_equal(stats_cv(one, ARRAY_SIZE(one), &v), -EINVAL);
+	assert_int_equal(stats_cv(zero_mean, ARRAY_SIZE(zero_mean), &v), -EDOM);
 	assert_near(v, 42, 0);
 }
 
@@ -125,7 +125,7 @@ static void test_summarize(void **state)
 	struct stats_summary s;
 
 	(void)state;
-	assert_int_equal(stats_summarize(x, N(x), &s), 0);
+	assert_int_equal(stats_summarize(x, ARRAY_SIZE(x), &s), 0);
 	assert_int_equal(s.n, 3);
 	assert_near(s.min, 100, 0);
 	assert_near(s.max, 400, 0);
@@ -134,12 +134,12 @@ static void test_summarize(void **state)
 	assert_true(s.has_cv);
 	assert_true(s.hmean <= s.mean);
 
-	assert_int_equal(stats_summarize(one, N(one), &s), 0);
+	assert_int_equal(stats_summarize(one, ARRAY_SIZE(one), &s), 0);
 	assert_int_equal(s.n, 1);
 	assert_near(s.hmean, 7, 0);
 	assert_false(s.has_cv);
 
-	assert_int_equal(stats_summarize(neg, N(neg), &s), -EDOM);
+	assert_int_equal(stats_summarize(neg, ARRAY_SIZE(neg), &s), -EDOM);
 	assert_int_equal(stats_summarize(x, 0, &s), -EINVAL);
 }
 

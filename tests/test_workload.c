@@ -5,9 +5,6 @@
  * After each, the test process must have no children left, alive or
  * zombie.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -17,10 +14,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 
 #include "sysload.h"

@@ -1,4 +1,5 @@
 /* The parser against real kernels' zoneinfo and against damaged text. */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,8 +11,8 @@
 
 #include <cmocka.h>
 
+#include "c.h"
 #include "fixture.h"
-
 #include "sysroot.h"
 #include "zoneinfo.h"
 
@@ -219,7 +220,7 @@ static void test_damage_among_records(void **state)
 			     "              high_max: 50\n  vm stats threshold: 8\n";
 
 	(void)state;
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		char text[16384];
 		int len = snprintf(text, sizeof(text), "%s", HEAD);
 		struct zoneinfo zi;
@@ -312,7 +313,7 @@ static void test_chunked_feeding(void **state)
 		snprintf(path, sizeof(path), "%s/zoneinfo/%s", FIXTURE_DIR, fixtures[f]);
 		assert_int_equal(read_whole_file(path, &text, &len), 0);
 		assert_int_equal(zoneinfo_parse(text, len, &whole, &err), 0);
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
 			struct zi_parser *p = zi_parser_begin(&fed, &err);
 
 			assert_non_null(p);
@@ -325,7 +326,7 @@ static void test_chunked_feeding(void **state)
 		}
 		/* An error is found at the same line whatever the chunking. */
 		text[len - 1] = 'x';
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
 			struct zi_parser *p = zi_parser_begin(&fed, &err);
 
 			for (size_t off = 0; off < len; off += chunks[c])
@@ -336,6 +337,55 @@ static void test_chunked_feeding(void **state)
 		zoneinfo_free(&whole);
 		free(text);
 	}
+}
+
+static int parse_line_by_line(const char *text, size_t len, struct zoneinfo *zi,
+			      struct zi_error *err)
+{
+	struct zi_parser *p = zi_parser_begin(zi, err);
+
+	if (!p)
+		return -ENOMEM;
+	zi_parser_line_by_line(p);
+	zi_parser_feed(p, text, len);
+	return zi_parser_finish(p);
+}
+
+/* The fast path builds what the line-by-line path builds from every captured file. */
+static void test_paths_agree(void **state)
+{
+	char dirpath[512];
+	struct dirent *de;
+	size_t files = 0;
+	DIR *dir;
+
+	(void)state;
+	snprintf(dirpath, sizeof(dirpath), "%s/zoneinfo", FIXTURE_DIR);
+	dir = opendir(dirpath);
+	assert_non_null(dir);
+	while ((de = readdir(dir))) {
+		const char *dot = strrchr(de->d_name, '.');
+		struct zoneinfo fast, slow;
+		struct zi_error err;
+		char path[1024];
+		char *text;
+		size_t len;
+
+		if (!dot || strcmp(dot, ".zoneinfo") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dirpath, de->d_name);
+		assert_int_equal(read_whole_file(path, &text, &len), 0);
+		assert_int_equal(zoneinfo_parse(text, len, &fast, &err), 0);
+		assert_int_equal(parse_line_by_line(text, len, &slow, &err), 0);
+		if (!same_model(&fast, &slow))
+			fail_msg("%s: the two paths differ", de->d_name);
+		zoneinfo_free(&fast);
+		zoneinfo_free(&slow);
+		free(text);
+		files++;
+	}
+	closedir(dir);
+	assert_true(files >= 10);
 }
 
 /* Every length of number, at the end of the text or not, parses to its value. */
@@ -437,21 +487,26 @@ static void test_malformed(void **state)
 	size_t failures = 0;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		const struct bad_case *c = &bad_cases[i];
 		/* The binary case carries a NUL, so its length is counted by hand. */
 		size_t len = strcmp(c->name, "binary") == 0 ? 19 : strlen(c->text);
 		struct zoneinfo zi;
 		struct zi_error err;
-		int rc = zoneinfo_parse(c->text, len, &zi, &err);
 
-		if (rc != -EINVAL || err.line != c->line || !strstr(err.message, c->message)) {
-			print_error("%s: got %d, line %zu \"%s\"; expected line %zu \"%s\"\n",
-				    c->name, rc, err.line, err.message, c->line, c->message);
-			failures++;
+		for (int slow = 0; slow <= 1; slow++) {
+			int rc = slow ? parse_line_by_line(c->text, len, &zi, &err) :
+				 zoneinfo_parse(c->text, len, &zi, &err);
+
+			if (rc != -EINVAL || err.line != c->line || !strstr(err.message, c->message)) {
+				print_error("%s%s: got %d, line %zu \"%s\"; expected line %zu \"%s\"\n",
+					    c->name, slow ? " (line by line)" : "", rc, err.line,
+					    err.message, c->line, c->message);
+				failures++;
+			}
+			assert_null(zi.zones);
+			assert_null(zi.pageset_store);
 		}
-		assert_null(zi.zones);
-		assert_null(zi.pageset_store);
 	}
 	assert_int_equal(failures, 0);
 }
@@ -470,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_damage_among_records),
 		cmocka_unit_test(test_many_cpus_and_nodes),
 		cmocka_unit_test(test_chunked_feeding),
+		cmocka_unit_test(test_paths_agree),
 		cmocka_unit_test(test_number_lengths),
 		cmocka_unit_test(test_malformed),
 	};

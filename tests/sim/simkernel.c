@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c.h"
 #include "kernel.h"
 #include "numparse.h"
 #include "pcprules.h"
@@ -116,7 +117,7 @@ static int errno_by_name(const char *name)
 	} names[] = { { "EINVAL", EINVAL }, { "EIO", EIO }, { "EACCES", EACCES },
 		      { "EROFS", EROFS }, { "EPERM", EPERM }, { "ENOSPC", ENOSPC } };
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (strcmp(name, names[i].name) == 0)
 			return names[i].value;
 	return EIO;
@@ -231,7 +232,7 @@ static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
 			o += (size_t)sprintf(out + o, "%ld\n", strtol(num, NULL, 10) + boost);
 			done = true;
 		}
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && pageset && !done; i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(keys) && pageset && !done; i++) {
 			size_t kl = strlen(keys[i].key);
 			const char *num;
 
@@ -352,7 +353,7 @@ static const struct kernel_ops sim_ops = {
 	.close = kernel_free,
 };
 
-struct kernel *kernel_open(const char *root)
+struct kernel *kernel_open(const struct sysroot *root)
 {
 	return kernel_new(root, &sim_ops);
 }

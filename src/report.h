@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The report writer of status, set, reset, rollback and sweep, in the
+ * style of iproute2's json_print: one call per field, print_*(PRINT_ANY,
+ * key, fmt, value), prints "key":value in a JSON report and fmt with the
+ * value in text; PRINT_FP and PRINT_JSON limit a call to one of the two.
+ * A JSON report is one object on one line, its keys in call order.
+ * (show's tables of pagesets go through output.h instead.)
+ */
+#ifndef PCPCTL_REPORT_H
+#define PCPCTL_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum output_type {
+	PRINT_FP = 1,		/* text only */
+	PRINT_JSON = 2,		/* JSON only */
+	PRINT_ANY = PRINT_FP | PRINT_JSON,
+};
+
+/* Start a report on stdout, JSON or text; end it (and flush): 0 or -EIO. */
+void new_json_obj(bool json);
+int delete_json_obj(void);
+bool is_json_context(void);
+
+/* JSON only: a member (key) or, inside an array, an element (NULL) that holds more. */
+void open_json_object(const char *key);
+void close_json_object(void);
+void open_json_array(const char *key);
+void close_json_array(void);
+
+void print_string(enum output_type t, const char *key, const char *fmt, const char *value)
+	__attribute__((format(printf, 3, 0)));
+void print_long(enum output_type t, const char *key, const char *fmt, long value)
+	__attribute__((format(printf, 3, 0)));
+void print_u64(enum output_type t, const char *key, const char *fmt, unsigned long long value)
+	__attribute__((format(printf, 3, 0)));
+/* fmt formats the number in JSON too (its precision: "%.3f"). */
+void print_double(enum output_type t, const char *key, const char *fmt, double value)
+	__attribute__((format(printf, 3, 0)));
+/* true or false in JSON; in text, fmt gets "true" or "false". */
+void print_bool(enum output_type t, const char *key, const char *fmt, bool value)
+	__attribute__((format(printf, 3, 0)));
+/* null in JSON; in text, fmt gets the text that stands for no value. */
+void print_null(enum output_type t, const char *key, const char *fmt, const char *text)
+	__attribute__((format(printf, 3, 0)));
+
+/*
+ * s as a JSON string, quoted and escaped, to out: the one escaper, also for
+ * the JSON Lines of show --interval, which stream to any file.
+ */
+void json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sysroot object over a real temporary tree. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "idlist.h"
+#include "sysroot.h"
+
+static char tree[] = "/tmp/pcpctl-test-sysroot-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", tree, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_prefix(void **state)
+{
+	struct sysroot *sr;
+	char cwd[PATH_MAX], want[PATH_MAX + 32];
+
+	(void)state;
+	sr = sysroot_open(NULL);
+	assert_true(sysroot_is_live(sr));
+	assert_string_equal(sysroot_name(sr, PATH_ZONEINFO), "/proc/zoneinfo");
+	sysroot_free(sr);
+	/* "/" is the live system; trailing slashes do not double in paths. */
+	sr = sysroot_open("/");
+	assert_true(sysroot_is_live(sr));
+	sysroot_free(sr);
+	sr = sysroot_open("/srv/tree//");
+	assert_false(sysroot_is_live(sr));
+	assert_string_equal(sysroot_name(sr, PATH_LOCK), "/srv/tree/run/pcpctl/lock");
+	sysroot_free(sr);
+	/* A relative tree is named by its absolute path. */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	sr = sysroot_open("rel/tree");
+	snprintf(want, sizeof(want), "%s/rel/tree/proc/zoneinfo", strcmp(cwd, "/") ? cwd : "");
+	assert_string_equal(sysroot_name(sr, PATH_ZONEINFO), want);
+	sysroot_free(sr);
+}
+
+static void test_files(void **state)
+{
+	struct sysroot *sr = sysroot_open(tree);
+	struct idlist cpus;
+	char *text, link[PATH_MAX];
+	size_t len;
+
+	(void)state;
+	put("/list", "0-3,8\n");
+	assert_int_equal(sysroot_read_cpulist(sr, "/list", &cpus), 0);
+	assert_true(idlist_has(&cpus, 3) && idlist_has(&cpus, 8) && !idlist_has(&cpus, 4));
+	idlist_free(&cpus);
+	/* A CPU-less node has an empty list. */
+	put("/list", "\n");
+	assert_int_equal(sysroot_read_cpulist(sr, "/list", &cpus), 0);
+	assert_false(idlist_has(&cpus, 0));
+	idlist_free(&cpus);
+	put("/list", "3-1\n");
+	assert_int_not_equal(sysroot_read_cpulist(sr, "/list", &cpus), 0);
+	assert_int_equal(sysroot_read_cpulist(sr, "/none", &cpus), -ENOENT);
+
+	put("/value", "0\n");
+	assert_int_equal(sysroot_write_string(sr, "/value", "310\n"), 0);
+	assert_int_equal(sysroot_read_file(sr, "/value", &text, &len), 0);
+	assert_string_equal(text, "310\n");
+	free(text);
+	/* A planted link is neither written through nor opened. */
+	snprintf(link, sizeof(link), "%s/link", tree);
+	assert_int_equal(symlink("value", link), 0);
+	assert_int_equal(sysroot_write_string(sr, "/link", "1\n"), -ELOOP);
+	assert_int_equal(sysroot_open_nofollow(sr, "/link", O_RDONLY, 0), -ELOOP);
+	assert_true(sysroot_exists(sr, "/link"));
+	assert_false(sysroot_exists(sr, "/none"));
+	/* write_string creates nothing. */
+	assert_int_equal(sysroot_write_string(sr, "/none", "1\n"), -ENOENT);
+	unlink(link);
+	snprintf(link, sizeof(link), "%s/list", tree);
+	unlink(link);
+	snprintf(link, sizeof(link), "%s/value", tree);
+	unlink(link);
+	sysroot_free(sr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_files),
+	};
+	int rc;
+
+	if (!mkdtemp(tree))
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(tree);
+	return rc;
+}
