@@ -200,22 +200,51 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
 }
 
 /*
- * Write the old values back in reverse order and verify them, and with
- * file, put the sysctl.d file back as it was.  Returns EXIT_FAIL when all
- * is back where it was (journal removed), or EXIT_ROLLBACK when it is not
- * (journal kept).
+ * Another writer's value of a setting the change wrote: neither the value
+ * pcpctl wrote nor the old one (a failed write may have left that).  It is
+ * left as it is, and named.  Returns whether the setting is to be restored;
+ * w's "to" (what pcpctl wrote) becomes the value it has now.
  */
-static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
-		     size_t n, const struct expectation *old, const struct persisted *file,
-		     bool own_journal)
+static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct change_result *res)
 {
+	long now, wrote = w->to;
+
+	if (k->ops->read_sysctl(k, w->sysctl, &now))
+		return true;
+	w->to = now;
+	if (now == wrote || now == w->from)
+		return true;
+	pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
+		 "changed it; left as it is", sysctl_name(w->sysctl), now, wrote);
+	res->foreign[w->sysctl] = true;
+	res->after[w->sysctl] = now;
+	return false;
+}
+
+/*
+ * Write the old values back in reverse order, except those another writer
+ * changed since, and verify them, and with file, put the sysctl.d file
+ * back as it was.  Returns EXIT_FAIL when all is back where it was, or
+ * EXIT_FOREIGN when all but another writer's values are (journal removed
+ * when own is given), or EXIT_ROLLBACK when it is not (journal kept).
+ */
+static int roll_back(struct kernel *k, enum pcp_era era, struct change_result *res, size_t n,
+		     const struct expectation *old, const struct persisted *file,
+		     const struct journal_files *own)
+{
+	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
 	struct zoneinfo zi;
-	int rc, failed = 0;
+	int rc, failed = 0, foreign = 0;
 
 	memset(ex.targeted, 0, sizeof(ex.targeted));
 	for (size_t i = n; i-- > 0;) {
 		checkpoint_sysctl(k, "rollback", w[i].sysctl);
+		if (!ours_to_restore(k, &w[i], res)) {
+			ex.value[w[i].sysctl] = w[i].to;
+			foreign = 1;
+			continue;
+		}
 		rc = k->ops->write_sysctl(k, w[i].sysctl, w[i].from);
 		if (rc) {
 			write_failed(w[i].sysctl, w[i].from, rc);
@@ -248,11 +277,11 @@ static int roll_back(struct kernel *k, enum pcp_era era, const struct planned_wr
 			  "'pcpctl rollback'", k->root, PATH_JOURNAL);
 		return EXIT_ROLLBACK;
 	}
-	rc = own_journal ? journal_remove(k->root) : 0;
+	rc = own ? journal_remove_at(own) : 0;
 	if (rc)
-		pcp_warn("settings restored, but %s%s could not be removed: %s", k->root,
-			 PATH_JOURNAL, strerror(-rc));
-	return EXIT_FAIL;
+		pcp_warn("settings restored, but %s could not be removed: %s", own->path,
+			 strerror(-rc));
+	return foreign ? EXIT_FOREIGN : EXIT_FAIL;
 }
 
 static int kernel_era(struct kernel *k, enum pcp_era *era)
@@ -340,7 +369,7 @@ static int persist(const struct kernel *k, const struct change_request *req,
 
 /* The steps after the lock is held. */
 static int transact(struct kernel *k, enum pcp_era era, const struct change_request *req,
-		    struct change_result *res)
+		    const struct journal_files *files, struct change_result *res)
 {
 	struct expectation want, old = { 0 };
 	struct journal j = { 0 };
@@ -350,9 +379,10 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	size_t done;
 	int rc;
 
-	if (!req->in_session && journal_exists(k->root)) {
-		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
-			  k->root, PATH_JOURNAL);
+	if (!req->in_session && !req->dry_run && (rc = journal_tidy(k->root)) != 0) {
+		if (rc > 0)
+			pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
+				  k->root, PATH_JOURNAL);
 		return EXIT_FAIL;
 	}
 	rc = read_settings(k, res);
@@ -384,10 +414,12 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 		memcpy(old.value, res->before, sizeof(old.value));
 		for (size_t i = 0; i < res->nwrites; i++) {
 			j.sysctl[j.n] = res->writes[i].sysctl;
+			j.wrote[j.n] = res->writes[i].to;
 			j.old[j.n++] = res->writes[i].from;
 		}
+		j.have_wrote = true;
 		checkpoint(k, "journal");
-		if (!req->in_session && journal_write(k->root, &j))
+		if (!req->in_session && journal_write_at(files, &j))
 			return EXIT_FAIL;
 
 		for (done = 0; done < res->nwrites; done++) {
@@ -427,10 +459,19 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	}
 	if (res->nwrites && !req->in_session) {
 		checkpoint(k, "commit");
-		rc = journal_remove(k->root);
+		/* Without the commit record, a journal left now would undo a finished change. */
+		j.committed = true;
+		if (journal_write_at(files, &j)) {
+			file = j.persist ? &j.persisted : NULL;
+			done = res->nwrites;
+			zoneinfo_free(&res->zi_after);
+			goto undo;
+		}
+		checkpoint(k, "committed");
+		rc = journal_remove_at(files);
 		if (rc)
-			pcp_warn("change verified, but %s%s could not be removed: %s", k->root,
-				 PATH_JOURNAL, strerror(-rc));
+			pcp_warn("change verified and committed, but %s could not be removed: %s; the "
+				 "next pcpctl change removes it", files->path, strerror(-rc));
 	}
 	return EXIT_OK;
 
@@ -439,11 +480,12 @@ undo:
 	res->verified = false;
 	res->rolled_back = true;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(k, era, res->writes, done, &old, file, !req->in_session);
+	return roll_back(k, era, res, done, &old, file, req->in_session ? NULL : files);
 }
 
 int change_apply(struct kernel *k, const struct change_request *req, struct change_result *res)
 {
+	struct journal_files files = { 0 };
 	struct expectation want;
 	enum pcp_era era;
 	int rc, lock = -1;
@@ -468,22 +510,50 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 				return EXIT_NOPRIV;
 	}
 	if (!req->dry_run && !req->in_session) {
-		lock = lock_acquire(k->root);
-		if (lock < 0)
+		if (journal_files_init(k->root, &files))
 			return EXIT_FAIL;
+		lock = lock_acquire(k->root);
+		if (lock < 0) {
+			journal_files_free(&files);
+			return EXIT_FAIL;
+		}
 	}
-	rc = transact(k, era, req, res);
+	rc = transact(k, era, req, &files, res);
 	lock_release(lock);
+	journal_files_free(&files);
 	return rc;
+}
+
+/* The journal to roll back, under the lock: 0, -1 when there is none, or an exit code. */
+static int rollback_journal(struct kernel *k, struct journal *j)
+{
+	char why[160];
+	int rc = journal_tidy(k->root);
+
+	if (rc < 0)
+		return EXIT_FAIL;
+	if (rc == 0)
+		return -1;
+	rc = journal_read(k->root, j, why, sizeof(why));
+	if (rc == -ENOENT)
+		return -1;
+	if (rc == -EBADMSG)
+		pcp_error("refusing %s%s: %s; nothing was changed. Inspect it, set the values "
+			  "by hand, then remove it", k->root, PATH_JOURNAL, why);
+	else if (rc)
+		pcp_error("cannot read %s%s: %s", k->root, PATH_JOURNAL, strerror(-rc));
+	if (rc)
+		return EXIT_FAIL;
+	return 0;
 }
 
 int change_rollback(struct kernel *k, struct change_result *res)
 {
+	struct journal_files files = { 0 };
 	struct expectation old;
 	struct journal j;
 	enum pcp_era era;
-	char why[160];
-	int rc, lock;
+	int rc, lock = -1;
 
 	memset(res, 0, sizeof(*res));
 	rc = kernel_era(k, &era);
@@ -494,22 +564,14 @@ int change_rollback(struct kernel *k, struct change_result *res)
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && check_write_access(k, s))
 			return EXIT_NOPRIV;
-	lock = lock_acquire(k->root);
-	if (lock < 0)
-		return EXIT_FAIL;
-	rc = journal_read(k->root, &j, why, sizeof(why));
-	if (rc == -ENOENT) {
-		lock_release(lock);
-		return EXIT_OK;
+	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+		rc = EXIT_FAIL;
+		goto out;
 	}
+	rc = rollback_journal(k, &j);
 	if (rc) {
-		if (rc == -EBADMSG)
-			pcp_error("refusing %s%s: %s; nothing was changed. Inspect it, set the values "
-				  "by hand, then remove it", k->root, PATH_JOURNAL, why);
-		else
-			pcp_error("cannot read %s%s: %s", k->root, PATH_JOURNAL, strerror(-rc));
-		lock_release(lock);
-		return EXIT_FAIL;
+		rc = rc < 0 ? EXIT_OK : rc;
+		goto out;
 	}
 	memcpy(old.have, res->have, sizeof(old.have));
 	memcpy(old.value, res->before, sizeof(old.value));
@@ -518,23 +580,28 @@ int change_rollback(struct kernel *k, struct change_result *res)
 			pcp_error("%s%s records vm.%s, which this kernel lacks; was it written on another "
 				  "kernel? Remove it once the settings are right", k->root, PATH_JOURNAL,
 				  sysctl_name(j.sysctl[i]));
-			lock_release(lock);
-			return EXIT_NOIFACE;
+			rc = EXIT_NOIFACE;
+			goto out;
 		}
+		/* A journal without what was written (a sweep's) compares with the value now. */
 		res->writes[i] = (struct planned_write){
-			.sysctl = j.sysctl[i], .from = j.old[i], .to = res->before[j.sysctl[i]],
+			.sysctl = j.sysctl[i], .from = j.old[i],
+			.to = j.have_wrote ? j.wrote[i] : res->before[j.sysctl[i]],
 		};
 		old.value[j.sysctl[i]] = j.old[i];
 		res->after[j.sysctl[i]] = j.old[i];
 	}
 	res->nwrites = j.n;
-	rc = roll_back(k, era, res->writes, j.n, &old, j.persist ? &j.persisted : NULL, true);
-	lock_release(lock);
-	res->persisted = j.persist && rc == EXIT_FAIL;
-	res->rolled_back = rc == EXIT_FAIL;
+	rc = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
+	res->rolled_back = rc == EXIT_FAIL || rc == EXIT_FOREIGN;
+	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
 	res->changed = res->rolled_back;
-	return rc == EXIT_FAIL ? EXIT_OK : rc;
+	rc = rc == EXIT_FAIL ? EXIT_OK : rc;
+out:
+	lock_release(lock);
+	journal_files_free(&files);
+	return rc;
 }
 
 int change_session_begin(struct kernel *k, struct change_session *s)
@@ -546,9 +613,11 @@ int change_session_begin(struct kernel *k, struct change_session *s)
 	s->lock = lock_acquire(k->root);
 	if (s->lock < 0)
 		return EXIT_FAIL;
-	if (journal_exists(k->root)) {
-		pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
-			  k->root, PATH_JOURNAL);
+	rc = journal_tidy(k->root);
+	if (rc) {
+		if (rc > 0)
+			pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
+				  k->root, PATH_JOURNAL);
 		rc = EXIT_FAIL;
 		goto fail;
 	}

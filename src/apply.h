@@ -38,6 +38,8 @@ struct change_result {
 	struct planned_write writes[NSYSCTLS];
 	size_t nwrites;
 	bool changed, verified, rolled_back, persisted;
+	/* Left at the value another writer set (after[] holds it) instead of restored. */
+	bool foreign[NSYSCTLS];
 	/* 6.7-6.12 print no high_min/high_max and set high lazily. */
 	bool high_unconfirmed;
 	struct zoneinfo zi_before, zi_after;

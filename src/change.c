@@ -83,6 +83,15 @@ static void print_zones(const struct change_result *r)
 	}
 }
 
+/* Settings another writer changed during the change: not restored. */
+static void print_foreign(const struct change_result *r)
+{
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (r->foreign[s])
+			printf("left vm.%s = %ld as another writer set it\n", sysctl_name(s),
+			       r->after[s]);
+}
+
 static void print_human(const struct change_result *r, bool dry_run, const char *root)
 {
 	for (int s = 0; s < NSYSCTLS; s++) {
@@ -102,6 +111,7 @@ static void print_human(const struct change_result *r, bool dry_run, const char 
 		return;
 	}
 	print_zones(r);
+	print_foreign(r);
 	if (r->rolled_back)
 		puts("failed: the old settings were restored and verified");
 	else if (!r->changed)
@@ -129,7 +139,7 @@ static int run(const char *root, const struct change_request *req, bool json)
 	rc = change_apply(k, req, &r);
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
-	if (rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) {
+	if (rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) {
 		if (json)
 			print_json(&r, req->dry_run);
 		else if (rc != EXIT_FAIL || r.rolled_back)
@@ -191,14 +201,17 @@ int cmd_rollback(const char *root, bool json)
 	}
 	rc = change_rollback(k, &r);
 	k->ops->close(k);
-	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK))
+	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN))
 		print_json(&r, false);
 	else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
-	else if (rc == EXIT_OK) {
+	else if (rc == EXIT_OK || rc == EXIT_FOREIGN) {
 		for (size_t i = 0; i < r.nwrites; i++)
-			printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(r.writes[i].sysctl),
-			       r.writes[i].from, r.writes[i].to);
+			if (!r.foreign[r.writes[i].sysctl])
+				printf("restored vm.%s = %ld (was %ld)\n",
+				       sysctl_name(r.writes[i].sysctl), r.writes[i].from,
+				       r.writes[i].to);
+		print_foreign(&r);
 		if (r.persisted)
 			printf("restored %s%s as it was before the change\n", root, PATH_PERSIST);
 	}

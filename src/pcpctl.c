@@ -110,7 +110,8 @@ static void usage(FILE *out)
 	show_columns_help(out);
 	fputs("\nExit status: 0 success or already so, 1 failure (a change is rolled back),\n"
 	      "2 usage error, 3 interface missing on this kernel, 4 insufficient privilege,\n"
-	      "5 rollback failed (run pcpctl rollback). See pcpctl(8).\n", out);
+	      "5 rollback failed (run pcpctl rollback), 6 another writer changed a value;\n"
+	      "left as it is. See pcpctl(8).\n", out);
 }
 
 static const char *const option_names[] = {

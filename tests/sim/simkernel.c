@@ -13,6 +13,14 @@
  *                           watermark boost by N pages (N < 0 clears it)
  *   crash STEP              SIGKILL at the transaction checkpoint STEP
  *   sleep STEP SECONDS      pause there (to hold the lock)
+ *   foreign-write STEP NAME=VALUE
+ *                           another writer sets vm.NAME at checkpoint STEP
+ *   delay MICROSECONDS      pause a random time up to this at every
+ *                           checkpoint and before every write takes effect,
+ *                           so that a kill at a random moment can land in
+ *                           every window of the transaction
+ * A sysctl write happens in a child process, so that, as in the kernel, a
+ * SIGKILL of pcpctl cannot cut it in half.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -85,7 +95,10 @@ static char *sysctl_rel(enum pcp_sysctl s)
 	return rel;
 }
 
-/* Does DIR/sim/faults have "WORD ARG..." with the given first argument? */
+/*
+ * Does DIR/sim/faults have "WORD ARG..." with the given first argument?
+ * rest gets the argument after it, or without arg, the first.
+ */
 static bool fault(const struct kernel *k, const char *word, const char *arg, char *rest,
 		  size_t restlen)
 {
@@ -101,7 +114,7 @@ static bool fault(const struct kernel *k, const char *word, const char *arg, cha
 		if (n >= 1 && strcmp(w, word) == 0 && (!arg || (n >= 2 && strcmp(a, arg) == 0))) {
 			found = true;
 			if (rest)
-				snprintf(rest, restlen, "%s", r);
+				snprintf(rest, restlen, "%s", arg ? r : n >= 2 ? a : "");
 		}
 	}
 	free(text);
@@ -300,16 +313,15 @@ static int recompute(struct kernel *k, bool mismatch, long boost)
 	return rc;
 }
 
-static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
+/* The value takes effect: the file, then batch and high recomputed. */
+static int set_value(struct kernel *k, enum pcp_sysctl s, long value, long nth)
 {
-	long n = next_write_number(k), current;
-	char nth[32], rest[64], boost[64];
+	char nthtext[32], boost[64];
 	char *rel, buf[32];
+	long current;
 	int rc;
 
-	snprintf(nth, sizeof(nth), "%ld", n);
-	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
-		return -errno_by_name(rest);
+	snprintf(nthtext, sizeof(nthtext), "%ld", nth);
 	rc = kernel_read_sysctl_file(k, s, &current);
 	if (rc)
 		return rc;
@@ -326,9 +338,65 @@ static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	if (rc)
 		return rc;
 	return recompute(k, fault(k, "mismatch-always", NULL, NULL, 0) ||
-			    fault(k, "mismatch-after-write", nth, NULL, 0),
-			 fault(k, "boost-after-write", nth, boost, sizeof(boost)) ?
+			    fault(k, "mismatch-after-write", nthtext, NULL, 0),
+			 fault(k, "boost-after-write", nthtext, boost, sizeof(boost)) ?
 			 strtol(boost, NULL, 10) : 0);
+}
+
+/* The "delay" fault: a random pause, from a generator seeded per process. */
+static void random_delay(struct kernel *k)
+{
+	static unsigned seed;
+	char max[64];
+	long us;
+
+	if (!fault(k, "delay", NULL, max, sizeof(max)) ||
+	    parse_long(max, 1, 10 * 1000 * 1000, &us))
+		return;
+	if (!seed)
+		seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	usleep((useconds_t)(rand_r(&seed) % us));
+}
+
+static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
+{
+	long n = next_write_number(k);
+	char nth[32], rest[64];
+	int status;
+	pid_t pid;
+
+	snprintf(nth, sizeof(nth), "%ld", n);
+	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
+		return -errno_by_name(rest);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		random_delay(k);
+		_exit(-set_value(k, s, value, n));
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+}
+
+/* "foreign-write STEP NAME=VALUE": another process sets the sysctl now. */
+static void foreign_write(struct kernel *k, const char *step)
+{
+	char what[64], *eq;
+	long value;
+	int s;
+
+	if (!fault(k, "foreign-write", step, what, sizeof(what)))
+		return;
+	eq = strchr(what, '=');
+	if (!eq)
+		return;
+	*eq = '\0';
+	s = sysctl_by_name(what);
+	if (s >= 0 && parse_long(eq + 1, 0, INT_MAX, &value) == 0)
+		set_value(k, (enum pcp_sysctl)s, value, 0);
 }
 
 static void sim_checkpoint(struct kernel *k, const char *step)
@@ -336,8 +404,10 @@ static void sim_checkpoint(struct kernel *k, const char *step)
 	char seconds[64];
 	long s;
 
+	random_delay(k);
 	if (fault(k, "crash", step, NULL, 0))
 		raise(SIGKILL);
+	foreign_write(k, step);
 	if (fault(k, "sleep", step, seconds, sizeof(seconds)) &&
 	    parse_long(seconds, 0, 3600, &s) == 0)
 		sleep((unsigned)s);
