@@ -268,7 +268,8 @@ static int roll_back(struct kernel *k, enum pcp_era era, struct change_result *r
 		struct persisted now;
 
 		checkpoint(k, "rollback-persist");
-		if (persist_read(k->root, &now) ||
+		/* A change killed while persisting left its temporary file. */
+		if (persist_remove_temp(k->root) || persist_read(k->root, &now) ||
 		    (!persist_same(&now, file) && persist_write(k->root, file)))
 			failed = 1;
 	}

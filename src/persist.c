@@ -26,8 +26,10 @@ int persist_read(const char *root, struct persisted *p)
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	if (!path)
+	if (!path) {
+		pcp_error("out of memory");
 		return -ENOMEM;
+	}
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		int err = errno;
@@ -107,6 +109,7 @@ int persist_write(const char *root, const struct persisted *p)
 	int rc = 0, dfd;
 
 	if (!dir || !path || !tmp) {
+		pcp_error("cannot write %s%s: out of memory", root, PATH_PERSIST);
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -141,6 +144,23 @@ fail:
 out:
 	free(dir);
 	free(path);
+	free(tmp);
+	return rc;
+}
+
+int persist_remove_temp(const char *root)
+{
+	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
+	int rc = 0;
+
+	if (!tmp) {
+		pcp_error("out of memory");
+		return -ENOMEM;
+	}
+	if (unlink(tmp) < 0 && errno != ENOENT) {
+		rc = -errno;
+		pcp_error("cannot remove %s: %s", tmp, strerror(errno));
+	}
 	free(tmp);
 	return rc;
 }

@@ -15,7 +15,8 @@
  *   sleep STEP SECONDS      pause there (to hold the lock)
  *   foreign-write STEP NAME=VALUE
  *                           another writer sets vm.NAME at checkpoint STEP
- *   delay MICROSECONDS      pause a random time up to this at every
+ *   delay MICROSECONDS [SEED]
+ *                           pause a random time up to this at every
  *                           checkpoint and before every write takes effect,
  *                           so that a kill at a random moment can land in
  *                           every window of the transaction
@@ -30,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -95,10 +95,7 @@ static char *sysctl_rel(enum pcp_sysctl s)
 	return rel;
 }
 
-/*
- * Does DIR/sim/faults have "WORD ARG..." with the given first argument?
- * rest gets the argument after it, or without arg, the first.
- */
+/* Does DIR/sim/faults have "WORD ARG..." with the given first argument? */
 static bool fault(const struct kernel *k, const char *word, const char *arg, char *rest,
 		  size_t restlen)
 {
@@ -114,7 +111,7 @@ static bool fault(const struct kernel *k, const char *word, const char *arg, cha
 		if (n >= 1 && strcmp(w, word) == 0 && (!arg || (n >= 2 && strcmp(a, arg) == 0))) {
 			found = true;
 			if (rest)
-				snprintf(rest, restlen, "%s", arg ? r : n >= 2 ? a : "");
+				snprintf(rest, restlen, "%s", r);
 		}
 	}
 	free(text);
@@ -343,19 +340,30 @@ static int set_value(struct kernel *k, enum pcp_sysctl s, long value, long nth)
 			 strtol(boost, NULL, 10) : 0);
 }
 
-/* The "delay" fault: a random pause, from a generator seeded per process. */
+/*
+ * The "delay MICROSECONDS [SEED]" fault: a random pause, from a generator
+ * seeded once per process by SEED (a test's replayable seed) and the pid.
+ */
 static void random_delay(struct kernel *k)
 {
 	static unsigned seed;
-	char max[64];
-	long us;
+	static bool seeded;
+	char *text, *line, *save;
+	unsigned long us = 0, given = 0;
 
-	if (!fault(k, "delay", NULL, max, sizeof(max)) ||
-	    parse_long(max, 1, 10 * 1000 * 1000, &us))
+	if (read_text(k, "/sim/faults", &text))
 		return;
-	if (!seed)
-		seed = (unsigned)getpid() ^ (unsigned)time(NULL);
-	usleep((useconds_t)(rand_r(&seed) % us));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "delay %lu %lu", &us, &given) >= 1)
+			break;
+	free(text);
+	if (!line || !us || us > 10 * 1000 * 1000)
+		return;
+	if (!seeded) {
+		seed = (unsigned)given ^ (unsigned)getpid();
+		seeded = true;
+	}
+	usleep((useconds_t)((unsigned long)rand_r(&seed) % us));
 }
 
 static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
