@@ -285,6 +285,18 @@ static int roll_back(struct kernel *k, enum pcp_era era, struct change_result *r
 	return foreign ? EXIT_FOREIGN : EXIT_FAIL;
 }
 
+/* EXIT_NOPRIV when s is not writable; running out of memory to tell is no such thing. */
+static int write_access(const struct kernel *k, enum pcp_sysctl s)
+{
+	int rc = check_write_access(k, s);
+
+	if (rc == -ENOMEM) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	return rc ? EXIT_NOPRIV : EXIT_OK;
+}
+
 static int kernel_era(struct kernel *k, enum pcp_era *era)
 {
 	char *release = kernel_release(k);
@@ -507,8 +519,8 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 		return rc;
 	if (!req->dry_run) {
 		for (int s = 0; s < NSYSCTLS; s++)
-			if (want.targeted[s] && check_write_access(k, s))
-				return EXIT_NOPRIV;
+			if (want.targeted[s] && (rc = write_access(k, s)))
+				return rc;
 	}
 	if (!req->dry_run && !req->in_session) {
 		if (journal_files_init(k->root, &files))
@@ -563,8 +575,8 @@ int change_rollback(struct kernel *k, struct change_result *res)
 	if (rc)
 		return rc;
 	for (int s = 0; s < NSYSCTLS; s++)
-		if (res->have[s] && check_write_access(k, s))
-			return EXIT_NOPRIV;
+		if (res->have[s] && (rc = write_access(k, s)))
+			return rc;
 	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
 		rc = EXIT_FAIL;
 		goto out;
@@ -628,10 +640,9 @@ int change_session_begin(struct kernel *k, struct change_session *s)
 	for (int i = 0; i < NSYSCTLS; i++) {
 		if (!s->original.have[i])
 			continue;
-		if (check_write_access(k, i)) {
-			rc = EXIT_NOPRIV;
+		rc = write_access(k, i);
+		if (rc)
 			goto fail;
-		}
 		j.sysctl[j.n] = i;
 		j.old[j.n++] = s->original.before[i];
 	}

@@ -43,6 +43,7 @@ static int run_dir(const char *root)
 
 	if (!run || !dir) {
 		rc = -ENOMEM;
+		pcp_error("out of memory");
 		goto out;
 	}
 	if (mkdir(run, 0755) < 0 && errno != EEXIST) {
@@ -87,8 +88,10 @@ int lock_acquire(const char *root)
 	if (rc)
 		return rc;
 	path = sysroot_path(root, PATH_LOCK);
-	if (!path)
+	if (!path) {
+		pcp_error("out of memory");
 		return -ENOMEM;
+	}
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = -errno;
@@ -487,16 +490,17 @@ static bool is_stale(const char *root, char *note, size_t notelen)
 	return false;
 }
 
-/* Remove the temporary file and a stale journal, with a note on each; 0 or -errno. */
-static int remove_stale(const char *root)
+int journal_tidy(const char *root)
 {
 	char *path = sysroot_path(root, PATH_JOURNAL);
 	char *tmp = sysroot_path(root, PATH_JOURNAL_TMP);
 	char note[160];
-	int rc = 0;
+	struct stat st;
+	int rc;
 
 	if (!path || !tmp) {
 		rc = -ENOMEM;
+		pcp_error("out of memory");
 		goto out;
 	}
 	if (unlink(tmp) == 0)
@@ -510,19 +514,18 @@ static int remove_stale(const char *root)
 		}
 		pcp_note("removed %s: %s", path, note);
 	}
+	if (lstat(path, &st) == 0)
+		rc = 1;
+	else if (errno == ENOENT)
+		rc = 0;
+	else {
+		rc = -errno;
+		pcp_error("cannot inspect %s: %s", path, strerror(errno));
+	}
 out:
 	free(path);
 	free(tmp);
 	return rc;
-}
-
-int journal_tidy(const char *root)
-{
-	int rc = remove_stale(root);
-
-	if (rc)
-		return rc;
-	return journal_exists(root) ? 1 : 0;
 }
 
 int journal_remove(const char *root)

@@ -180,10 +180,42 @@ int main(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 
-	ctx = poptGetContext("pcpctl", argc, argv, table, 0);
-	while ((opt = poptGetNextOpt(ctx)) > 0) {
+	/*
+	 * The command and sweep's COMMAND: collected here, as popt silently
+	 * drops them when it cannot allocate its own array for them.
+	 */
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	size_t nargs = 0;
+
+	ctx = poptGetContext("pcpctl", argc, argv, table, POPT_CONTEXT_ARG_OPTS);
+	if (!ctx || !args) {
+		pcp_error("out of memory");
+		free(args);
+		poptFreeContext(ctx);
+		return EXIT_FAIL;
+	}
+	while ((opt = poptGetNextOpt(ctx)) >= 0) {
+		if (opt == 0) {
+			args[nargs] = poptGetOptArg(ctx);
+			if (!args[nargs++]) {
+				opt = POPT_ERROR_MALLOC;
+				break;
+			}
+			continue;
+		}
 		given |= (unsigned)opt;
 		formats += opt == OPT_JSON || opt == OPT_RAW || opt == OPT_PAIRS;
+		/* popt drops a string argument it cannot copy. */
+		for (const struct poptOption *po = table; po->longName; po++)
+			if (po->val == opt && po->argInfo == POPT_ARG_STRING && !*(char **)po->arg)
+				opt = POPT_ERROR_MALLOC;
+		if (opt == POPT_ERROR_MALLOC)
+			break;
+	}
+	if (opt == POPT_ERROR_MALLOC) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
 	}
 	if (opt < -1) {
 		pcp_error("%s: %s; see pcpctl --help", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
@@ -201,8 +233,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 
-	const char **args = poptGetArgs(ctx);
-	const char *name = args && args[0] ? args[0] : "show";
+	const char *name = args[0] ? args[0] : "show";
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(name, commands[i].name) == 0)
@@ -212,7 +243,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	/* Only sweep takes more arguments: the workload command after --. */
-	if (args && args[0] && args[1] && strcmp(cmd->name, "sweep") != 0) {
+	if (args[0] && args[1] && strcmp(cmd->name, "sweep") != 0) {
 		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[1]);
 		goto out;
 	}
@@ -247,13 +278,16 @@ int main(int argc, const char **argv)
 	sweep.batch = change.batch;
 	sweep.fraction = change.fraction;
 	sweep.json = change.json;
-	sweep.command = args && args[0] && args[1] ? (char *const *)&args[1] : NULL;
+	sweep.command = args[0] && args[1] ? &args[1] : NULL;
 	rc = dispatch(cmd, sysroot ? sysroot : "", &show, &change, &sweep);
 out:
 	/* popt hands string arguments over as malloc'ed copies. */
 	for (const struct poptOption *po = table; po->longName; po++)
 		if (po->argInfo == POPT_ARG_STRING)
 			free(*(char **)po->arg);
+	for (size_t i = 0; i < nargs; i++)
+		free(args[i]);
+	free(args);
 	poptFreeContext(ctx);
 	return rc;
 }
