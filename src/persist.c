@@ -157,7 +157,8 @@ int persist_remove_temp(const char *root)
 		pcp_error("out of memory");
 		return -ENOMEM;
 	}
-	if (unlink(tmp) < 0 && errno != ENOENT) {
+	/* Only a file there is ours; persist_write reports anything else. */
+	if (unlink(tmp) < 0 && errno != ENOENT && errno != EISDIR) {
 		rc = -errno;
 		pcp_error("cannot remove %s: %s", tmp, strerror(errno));
 	}
