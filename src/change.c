@@ -83,13 +83,18 @@ static void print_zones(const struct change_result *r)
 	}
 }
 
-/* Settings another writer changed during the change: not restored. */
-static void print_foreign(const struct change_result *r)
+/* Settings another writer changed during the change: not restored.  Whether any. */
+static bool print_foreign(const struct change_result *r)
 {
+	bool any = false;
+
 	for (int s = 0; s < NSYSCTLS; s++)
-		if (r->foreign[s])
+		if (r->foreign[s]) {
 			printf("left vm.%s = %ld as another writer set it\n", sysctl_name(s),
 			       r->after[s]);
+			any = true;
+		}
+	return any;
 }
 
 static void print_human(const struct change_result *r, bool dry_run, const char *root)
@@ -111,8 +116,10 @@ static void print_human(const struct change_result *r, bool dry_run, const char 
 		return;
 	}
 	print_zones(r);
-	print_foreign(r);
-	if (r->rolled_back)
+	if (print_foreign(r) && r->rolled_back)
+		puts("failed: the old settings were restored and verified, but for the values "
+		     "another writer set");
+	else if (r->rolled_back)
 		puts("failed: the old settings were restored and verified");
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",

@@ -151,6 +151,7 @@ out:
 int persist_remove_temp(const char *root)
 {
 	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
+	struct stat st;
 	int rc = 0;
 
 	if (!tmp) {
@@ -158,7 +159,7 @@ int persist_remove_temp(const char *root)
 		return -ENOMEM;
 	}
 	/* Only a file there is ours; persist_write reports anything else. */
-	if (unlink(tmp) < 0 && errno != ENOENT && errno != EISDIR) {
+	if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(tmp) < 0) {
 		rc = -errno;
 		pcp_error("cannot remove %s: %s", tmp, strerror(errno));
 	}
