@@ -586,6 +586,10 @@ int change_rollback(struct kernel *k, struct change_result *res)
 		rc = rc < 0 ? EXIT_OK : rc;
 		goto out;
 	}
+	/* Read again under the lock: the holder we waited for may have written since. */
+	rc = read_settings(k, res);
+	if (rc)
+		goto out;
 	memcpy(old.have, res->have, sizeof(old.have));
 	memcpy(old.value, res->before, sizeof(old.value));
 	for (size_t i = 0; i < j.n; i++) {
