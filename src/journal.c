@@ -576,8 +576,6 @@ void journal_warn_leftover(const char *root)
 		if (errno == EWOULDBLOCK)
 			pcp_note("a pcpctl change is in progress (it holds %s); the values shown may "
 				 "change when it finishes", lock);
-	} else if (!journal_exists(root)) {
-		;	/* a change finished since the first look */
 	} else if (is_stale(root, note, sizeof(note))) {
 		/* Removing needs the lock to ourselves; another reader may share it. */
 		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlink(path) == 0)
@@ -585,7 +583,8 @@ void journal_warn_leftover(const char *root)
 		else
 			pcp_note("%s is left over, but %s; the next pcpctl change removes it", path,
 				 note);
-	} else {
+	} else if (journal_exists(root)) {
+		/* Not gone since the first look, as it is when a change has just finished. */
 		pcp_warn("an interrupted pcpctl change left %s (no pcpctl is running it); run "
 			 "'pcpctl rollback' to restore the settings it recorded", path);
 	}

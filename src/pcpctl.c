@@ -203,6 +203,8 @@ int main(int argc, const char **argv)
 			}
 			continue;
 		}
+		/* With POPT_CONTEXT_ARG_OPTS popt keeps a second copy of the argument, ours to free. */
+		free(poptGetOptArg(ctx));
 		given |= (unsigned)opt;
 		formats += opt == OPT_JSON || opt == OPT_RAW || opt == OPT_PAIRS;
 		/* popt drops a string argument it cannot copy. */

@@ -26,6 +26,7 @@ static void *(*next_realloc)(void *, size_t);
 static void *(*next_reallocarray)(void *, size_t, size_t);
 static int (*next_posix_memalign)(void **, size_t, size_t);
 static void *(*next_aligned_alloc)(size_t, size_t);
+static void (*next_free)(void *);
 
 /* dlsym may allocate before the real calloc is known: serve it from here. */
 static char early[4096];
@@ -56,6 +57,7 @@ static void resolve(void)
 	next_reallocarray = (void *(*)(void *, size_t, size_t))dlsym(RTLD_NEXT, "reallocarray");
 	next_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
 	next_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+	next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
 	n = getenv("FAILALLOC_NTH");
 	nth = n ? strtoul(n, NULL, 10) : 0;
 	owner = getpid();
@@ -123,13 +125,12 @@ void *aligned_alloc(size_t align, size_t size)
 
 void free(void *p)
 {
-	static void (*next_free)(void *);
-
 	if ((char *)p >= early && (char *)p < early + sizeof(early))
 		return;
-	if (!next_free)
-		next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-	next_free(p);
+	resolve();
+	/* dlsym frees its error strings while free itself is being looked up: kept. */
+	if (next_free)
+		next_free(p);
 }
 
 __attribute__((destructor)) static void report(void)
