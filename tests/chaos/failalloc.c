@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+extern char **environ;
+
 static unsigned long calls, nth;
 static pid_t owner;
 static void *(*next_malloc)(size_t);
@@ -46,8 +48,6 @@ static void *early_alloc(size_t size)
 
 static void resolve(void)
 {
-	const char *n;
-
 	if (next_malloc || resolving)
 		return;
 	resolving = 1;
@@ -58,9 +58,6 @@ static void resolve(void)
 	next_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
 	next_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
 	next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-	n = getenv("FAILALLOC_NTH");
-	nth = n ? strtoul(n, NULL, 10) : 0;
-	owner = getpid();
 	resolving = 0;
 }
 
@@ -71,10 +68,25 @@ __attribute__((noinline)) void failalloc_failed(void)
 	__asm__ volatile("");
 }
 
-/* Whether this call is the one to fail. */
+/*
+ * Whether this call is the one to fail.  Calls before libc has set up the
+ * environment (a sanitizer runtime starts first) are neither counted nor
+ * failed: FAILALLOC_NTH cannot be read yet.
+ */
 static int failing(void)
 {
-	if (resolving || getpid() != owner)
+	static int started;
+
+	if (resolving || !environ)
+		return 0;
+	if (!started) {
+		const char *n = getenv("FAILALLOC_NTH");
+
+		nth = n ? strtoul(n, NULL, 10) : 0;
+		owner = getpid();
+		started = 1;
+	}
+	if (getpid() != owner)
 		return 0;
 	if (++calls != nth)
 		return 0;
