@@ -392,7 +392,13 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 	size_t done;
 	int rc;
 
-	if (!req->in_session && !req->dry_run && (rc = journal_tidy(k->root)) != 0) {
+	if (req->in_session)
+		rc = 0;
+	else if (req->dry_run)	/* without the lock: it looks, it removes nothing */
+		rc = journal_exists(k->root);
+	else
+		rc = journal_tidy(k->root);
+	if (rc) {
 		if (rc > 0)
 			pcp_error("an interrupted pcpctl change left %s%s; run 'pcpctl rollback' first",
 				  k->root, PATH_JOURNAL);

@@ -430,6 +430,7 @@ static int read_raw(const char *root, char *buf, size_t size, size_t *len, char 
 	ssize_t n;
 	int fd, rc;
 
+	*len = 0;
 	if (!path)
 		return -ENOMEM;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);

@@ -354,10 +354,15 @@ static void random_delay(struct kernel *k)
 	if (read_text(k, "/sim/faults", &text))
 		return;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "delay %lu %lu", &us, &given) >= 1)
+		if (strncmp(line, "delay ", 6) == 0) {
+			char *end;
+
+			us = strtoul(line + 6, &end, 10);
+			given = strtoul(end, NULL, 10);
 			break;
+		}
 	free(text);
-	if (!line || !us || us > 10 * 1000 * 1000)
+	if (!line || !us || us > 10UL * 1000 * 1000)
 		return;
 	if (!seeded) {
 		seed = (unsigned)given ^ (unsigned)getpid();
