@@ -358,10 +358,6 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 			return -EBADMSG;
 		}
 		if (strcmp(line, "committed") == 0) {
-			if (j->committed) {
-				snprintf(why, whylen, "committed is recorded twice");
-				return -EBADMSG;
-			}
 			j->committed = true;
 			continue;
 		}
