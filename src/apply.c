@@ -268,8 +268,7 @@ static int roll_back(struct kernel *k, enum pcp_era era, struct change_result *r
 		struct persisted now;
 
 		checkpoint(k, "rollback-persist");
-		/* A change killed while persisting left its temporary file. */
-		if (persist_remove_temp(k->root) || persist_read(k->root, &now) ||
+		if (persist_read(k->root, &now) ||
 		    (!persist_same(&now, file) && persist_write(k->root, file)))
 			failed = 1;
 	}
@@ -543,11 +542,15 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 	return rc;
 }
 
-/* The journal to roll back, under the lock: 0, -1 when there is none, or an exit code. */
+/*
+ * The journal to roll back, under the lock: 0, -1 when there is none, or an
+ * exit code.  A change killed while persisting left the sysctl.d temporary
+ * file, with a journal or (when it wrote no sysctl) without.
+ */
 static int rollback_journal(struct kernel *k, struct journal *j)
 {
 	char why[160];
-	int rc = journal_tidy(k->root);
+	int rc = persist_remove_temp(k->root) ? -1 : journal_tidy(k->root);
 
 	if (rc < 0)
 		return EXIT_FAIL;
