@@ -22,6 +22,7 @@ static void check_journal(const struct journal *j)
 	for (size_t i = 0; i < j->n; i++) {
 		CHECK((int)j->sysctl[i] >= 0 && (int)j->sysctl[i] < NSYSCTLS);
 		CHECK(j->old[i] >= 0 && j->old[i] <= INT_MAX);
+		CHECK(!j->have_wrote || (j->wrote[i] >= 0 && j->wrote[i] <= INT_MAX));
 		for (size_t k = 0; k < i; k++)
 			CHECK(j->sysctl[k] != j->sysctl[i]);
 	}
@@ -59,8 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(len > 0 && len <= JOURNAL_MAX);
 	CHECK(journal_parse(again, len, &back, why, sizeof(why)) == 0);
 	CHECK(back.n == j.n && back.persist == j.persist &&
-	      persist_same(&back.persisted, &j.persisted));
+	      persist_same(&back.persisted, &j.persisted) && back.have_wrote == j.have_wrote &&
+	      back.committed == j.committed);
 	for (size_t i = 0; i < j.n; i++)
-		CHECK(back.sysctl[i] == j.sysctl[i] && back.old[i] == j.old[i]);
+		CHECK(back.sysctl[i] == j.sysctl[i] && back.old[i] == j.old[i] &&
+		      (!j.have_wrote || back.wrote[i] == j.wrote[i]));
 	return 0;
 }

@@ -192,22 +192,52 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
 }
 
 /*
- * Write the old values back in reverse order and verify them, and with
- * file, put the sysctl.d file back as it was.  Returns CHANGE_FAILED when
- * all is back where it was (journal removed), or CHANGE_ROLLBACK_FAILED
- * when it is not (journal kept).
+ * Another writer's value of a setting the change wrote: neither the value
+ * pcpctl wrote nor the old one (a failed write may have left that).  It is
+ * left as it is, and named.  Returns whether the setting is to be restored;
+ * w's "to" (what pcpctl wrote) becomes the value it has now.
  */
-static enum change_status roll_back(struct kernel *k, enum pcp_era era, const struct planned_write *w,
-		     size_t n, const struct expectation *old, const struct persisted *file,
-		     bool own_journal)
+static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct change_result *res)
 {
+	long now, wrote = w->to;
+
+	if (k->ops->read_sysctl(k, w->sysctl, &now))
+		return true;
+	w->to = now;
+	if (now == wrote || now == w->from)
+		return true;
+	pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
+		 "changed it; left as it is", sysctl_name(w->sysctl), now, wrote);
+	res->foreign[w->sysctl] = true;
+	res->after[w->sysctl] = now;
+	return false;
+}
+
+/*
+ * Write the old values back in reverse order, except those another writer
+ * changed since, and verify them, and with file, put the sysctl.d file
+ * back as it was.  Returns CHANGE_FAILED when all is back where it was, or
+ * CHANGE_FOREIGN when all but another writer's values are (journal removed
+ * when own is given), or CHANGE_ROLLBACK_FAILED when it is not (journal kept).
+ */
+static enum change_status roll_back(struct kernel *k, enum pcp_era era,
+				    struct change_result *res, size_t n,
+				    const struct expectation *old, const struct persisted *file,
+				    const struct journal_files *own)
+{
+	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
 	struct zoneinfo zi;
-	int rc, failed = 0;
+	int rc, failed = 0, foreign = 0;
 
 	memset(ex.targeted, 0, sizeof(ex.targeted));
 	for (size_t i = n; i-- > 0;) {
 		checkpoint_sysctl(k, "rollback", w[i].sysctl);
+		if (!ours_to_restore(k, &w[i], res)) {
+			ex.value[w[i].sysctl] = w[i].to;
+			foreign = 1;
+			continue;
+		}
 		rc = k->ops->write_sysctl(k, w[i].sysctl, w[i].from);
 		if (rc) {
 			write_failed(w[i].sysctl, w[i].from, rc);
@@ -240,11 +270,23 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era, const st
 			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
 		return CHANGE_ROLLBACK_FAILED;
 	}
-	rc = own_journal ? journal_remove(k->root) : 0;
+	rc = own ? journal_remove_at(own) : 0;
 	if (rc)
-		pcp_warn("settings restored, but %s could not be removed: %s",
-			 sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
-	return CHANGE_FAILED;
+		pcp_warn("settings restored, but %s could not be removed: %s", own->path,
+			 strerror(-rc));
+	return foreign ? CHANGE_FOREIGN : CHANGE_FAILED;
+}
+
+/* CHANGE_NO_ACCESS when s is not writable; running out of memory to tell is no such thing. */
+static enum change_status write_access(const struct kernel *k, enum pcp_sysctl s)
+{
+	int rc = check_write_access(k, s);
+
+	if (rc == -ENOMEM) {
+		pcp_error("out of memory");
+		return CHANGE_FAILED;
+	}
+	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
 
 static enum change_status kernel_era(struct kernel *k, enum pcp_era *era)
@@ -329,6 +371,8 @@ struct txn {
 	enum pcp_era era;
 	const struct change_request *req;
 	struct change_result *res;
+	/* Made before the lock is taken, so that committing needs no memory. */
+	const struct journal_files *files;
 	struct expectation want, old;
 	struct journal j;
 	/* The sysctl.d file as it was, once the change may have rewritten it. */
@@ -342,8 +386,13 @@ static enum change_status prepare(struct txn *t)
 	struct change_result *res = t->res;
 	enum change_status st;
 
-	if (!t->req->in_session && journal_exists(t->k->root))
-		return CHANGE_JOURNAL_LEFT;
+	if (!t->req->in_session) {
+		/* A dry run, without the lock, only looks: it removes nothing. */
+		int rc = t->req->dry_run ? journal_exists(t->k->root) : journal_tidy(t->k->root);
+
+		if (rc)
+			return rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
+	}
 	if ((st = read_settings(t->k, res)) || (st = plan(t->req, res, &t->want)))
 		return st;
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
@@ -381,10 +430,12 @@ static enum change_status write_all(struct txn *t)
 	memcpy(t->old.value, res->before, sizeof(t->old.value));
 	for (size_t i = 0; i < res->nwrites; i++) {
 		t->j.sysctl[t->j.n] = res->writes[i].sysctl;
+		t->j.wrote[t->j.n] = res->writes[i].to;
 		t->j.old[t->j.n++] = res->writes[i].from;
 	}
+	t->j.have_wrote = true;
 	checkpoint(t->k, "journal");
-	if (!t->req->in_session && journal_write(t->k->root, &t->j))
+	if (!t->req->in_session && journal_write_at(t->files, &t->j))
 		return CHANGE_FAILED;
 	for (t->done = 0; t->done < res->nwrites; t->done++) {
 		const struct planned_write *w = &res->writes[t->done];
@@ -431,17 +482,31 @@ static enum change_status persist_settings(struct txn *t)
 	return CHANGE_DONE;
 }
 
-static void commit(struct txn *t)
+/*
+ * Record the commit, then remove the journal: without the record, a journal
+ * left now would undo a finished change.  Fails only when the record cannot
+ * be written, and then the change is to be undone.
+ */
+static enum change_status commit(struct txn *t)
 {
 	int rc;
 
 	if (!t->res->nwrites || t->req->in_session)
-		return;
+		return CHANGE_DONE;
 	checkpoint(t->k, "commit");
-	rc = journal_remove(t->k->root);
+	t->j.committed = true;
+	if (journal_write_at(t->files, &t->j)) {
+		t->file = t->j.persist ? &t->j.persisted : NULL;
+		t->done = t->res->nwrites;
+		zoneinfo_free(&t->res->zi_after);
+		return CHANGE_FAILED;
+	}
+	checkpoint(t->k, "committed");
+	rc = journal_remove_at(t->files);
 	if (rc)
-		pcp_warn("change verified, but %s could not be removed: %s",
-			 sysroot_name(t->k->root, PATH_JOURNAL), strerror(-rc));
+		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
+			 "next pcpctl change removes it", t->files->path, strerror(-rc));
+	return CHANGE_DONE;
 }
 
 static enum change_status undo(struct txn *t)
@@ -452,15 +517,16 @@ static enum change_status undo(struct txn *t)
 	res->verified = false;
 	res->rolled_back = true;
 	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(t->k, t->era, res->writes, t->done, &t->old, t->file,
-			 !t->req->in_session);
+	return roll_back(t->k, t->era, res, t->done, &t->old, t->file,
+			 t->req->in_session ? NULL : t->files);
 }
 
 /* The steps after the lock is held. */
 static enum change_status transact(struct kernel *k, enum pcp_era era,
-				   const struct change_request *req, struct change_result *res)
+				   const struct change_request *req,
+				   const struct journal_files *files, struct change_result *res)
 {
-	struct txn t = { .k = k, .era = era, .req = req, .res = res };
+	struct txn t = { .k = k, .era = era, .req = req, .res = res, .files = files };
 	enum change_status st = prepare(&t);
 
 	if (st != CHANGE_DONE || req->dry_run)
@@ -474,13 +540,13 @@ static enum change_status transact(struct kernel *k, enum pcp_era era,
 	/* Without writes the file holds the old values or the live ones: both true. */
 	if (req->persist != PERSIST_NONE && persist_settings(&t) != CHANGE_DONE)
 		return res->nwrites ? undo(&t) : CHANGE_FAILED;
-	commit(&t);
-	return CHANGE_DONE;
+	return commit(&t) == CHANGE_DONE ? CHANGE_DONE : undo(&t);
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res)
 {
+	struct journal_files files = { 0 };
 	struct expectation want;
 	enum change_status st;
 	enum pcp_era era;
@@ -497,17 +563,52 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 		return st;
 	if (!req->dry_run) {
 		for (int s = 0; s < NSYSCTLS; s++)
-			if (want.targeted[s] && check_write_access(k, s))
-				return CHANGE_NO_ACCESS;
+			if (want.targeted[s] && (st = write_access(k, s)))
+				return st;
 	}
 	if (!req->dry_run && !req->in_session) {
-		lock = lock_acquire(k->root);
-		if (lock < 0)
+		if (journal_files_init(k->root, &files))
 			return CHANGE_FAILED;
+		lock = lock_acquire(k->root);
+		if (lock < 0) {
+			journal_files_free(&files);
+			return CHANGE_FAILED;
+		}
 	}
-	st = transact(k, era, req, res);
+	st = transact(k, era, req, &files, res);
 	lock_release(lock);
+	journal_files_free(&files);
 	return st;
+}
+
+/*
+ * The journal to roll back, under the lock: CHANGE_DONE with *found, or
+ * without when there is none.  A change killed while persisting left the
+ * sysctl.d temporary file, with a journal or (when it wrote no sysctl)
+ * without.
+ */
+static enum change_status rollback_journal(struct kernel *k, struct journal *j, bool *found)
+{
+	char why[160];
+	int rc = persist_remove_temp(k->root) ? -1 : journal_tidy(k->root);
+
+	*found = false;
+	if (rc < 0)
+		return CHANGE_FAILED;
+	if (rc == 0)
+		return CHANGE_DONE;
+	rc = journal_read(k->root, j, why, sizeof(why));
+	if (rc == -ENOENT)
+		return CHANGE_DONE;
+	if (rc == -EBADMSG)
+		pcp_error("refusing %s: %s; nothing was changed. Inspect it, set the values "
+			  "by hand, then remove it", sysroot_name(k->root, PATH_JOURNAL), why);
+	else if (rc)
+		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
+	if (rc)
+		return CHANGE_FAILED;
+	*found = true;
+	return CHANGE_DONE;
 }
 
 /* The journal's old values as writes back from the current ones. */
@@ -519,12 +620,14 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
 			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Remove it once the settings are right", sysroot_name(k->root, PATH_JOURNAL),
-				  sysctl_name(j->sysctl[i]));
+				  "kernel? Remove it once the settings are right",
+				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]));
 			return CHANGE_NO_SYSCTL;
 		}
+		/* A journal without what was written (a sweep's) compares with the value now. */
 		res->writes[i] = (struct planned_write){
-			.sysctl = j->sysctl[i], .from = j->old[i], .to = res->before[j->sysctl[i]],
+			.sysctl = j->sysctl[i], .from = j->old[i],
+			.to = j->have_wrote ? j->wrote[i] : res->before[j->sysctl[i]],
 		};
 		old->value[j->sysctl[i]] = j->old[i];
 		res->after[j->sysctl[i]] = j->old[i];
@@ -535,40 +638,41 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 
 enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
+	struct journal_files files = { 0 };
 	struct expectation old;
 	enum change_status st;
 	struct journal j;
 	enum pcp_era era;
-	char why[160];
-	int rc, lock;
+	bool found;
+	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
 	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
 		return st;
 	for (int s = 0; s < NSYSCTLS; s++)
-		if (res->have[s] && check_write_access(k, s))
-			return CHANGE_NO_ACCESS;
-	lock = lock_acquire(k->root);
-	if (lock < 0)
-		return CHANGE_FAILED;
-	rc = journal_read(k->root, &j, why, sizeof(why));
-	if (rc == -EBADMSG)
-		pcp_error("refusing %s: %s; nothing was changed. Inspect it, set the values "
-			  "by hand, then remove it", sysroot_name(k->root, PATH_JOURNAL), why);
-	else if (rc && rc != -ENOENT)
-		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
-	st = rc == -ENOENT ? CHANGE_DONE : rc ? CHANGE_FAILED : plan_rollback(k, &j, res, &old);
-	if (!rc && !st) {
-		/* roll_back() calls a change it undid completely a failed one. */
-		st = roll_back(k, era, res->writes, j.n, &old, j.persist ? &j.persisted : NULL, true);
-		res->rolled_back = st == CHANGE_FAILED;
-		res->persisted = j.persist && res->rolled_back;
-		res->verified = res->rolled_back;
-		res->changed = res->rolled_back;
-		if (res->rolled_back)
-			st = CHANGE_DONE;
+		if (res->have[s] && (st = write_access(k, s)))
+			return st;
+	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+		st = CHANGE_FAILED;
+		goto out;
 	}
+	st = rollback_journal(k, &j, &found);
+	if (st || !found)
+		goto out;
+	/* Read again under the lock: the holder we waited for may have written since. */
+	if ((st = read_settings(k, res)) || (st = plan_rollback(k, &j, res, &old)))
+		goto out;
+	/* roll_back() calls a change it undid completely a failed one. */
+	st = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
+	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
+	res->persisted = j.persist && res->rolled_back;
+	res->verified = res->rolled_back;
+	res->changed = res->rolled_back;
+	if (st == CHANGE_FAILED)
+		st = CHANGE_DONE;
+out:
 	lock_release(lock);
+	journal_files_free(&files);
 	return st;
 }
 
@@ -581,14 +685,22 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 	s->lock = lock_acquire(k->root);
 	if (s->lock < 0)
 		return CHANGE_FAILED;
-	st = journal_exists(k->root) ? CHANGE_JOURNAL_LEFT : read_settings(k, &s->original);
+	switch (journal_tidy(k->root)) {
+	case 0:
+		st = read_settings(k, &s->original);
+		break;
+	case 1:
+		st = CHANGE_JOURNAL_LEFT;
+		break;
+	default:
+		st = CHANGE_FAILED;
+	}
 	for (int i = 0; i < NSYSCTLS && !st; i++) {
 		if (!s->original.have[i])
 			continue;
-		if (check_write_access(k, i)) {
-			st = CHANGE_NO_ACCESS;
+		st = write_access(k, i);
+		if (st)
 			break;
-		}
 		j.sysctl[j.n] = i;
 		j.old[j.n++] = s->original.before[i];
 	}

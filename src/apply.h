@@ -29,6 +29,7 @@ enum change_status {
 	CHANGE_NO_ACCESS,	/* this process may not write a sysctl it must */
 	CHANGE_JOURNAL_LEFT,	/* unsaid: an interrupted change's journal is there */
 	CHANGE_ROLLBACK_FAILED,	/* the restore failed too: the journal is kept */
+	CHANGE_FOREIGN,		/* undone but for values another writer set, left as they are */
 };
 
 struct change_request {
@@ -56,6 +57,8 @@ struct change_result {
 	struct planned_write writes[NSYSCTLS];
 	size_t nwrites;
 	bool changed, verified, rolled_back, persisted;
+	/* Left at the value another writer set (after[] holds it) instead of restored. */
+	bool foreign[NSYSCTLS];
 	/* 6.7-6.12 print no high_min/high_max and set high lazily. */
 	bool high_unconfirmed;
 	struct zoneinfo zi_before, zi_after;

@@ -66,6 +66,8 @@ int change_exit(const struct sysroot *root, enum change_status st)
 		return EXIT_FAIL;
 	case CHANGE_ROLLBACK_FAILED:
 		return EXIT_ROLLBACK;
+	case CHANGE_FOREIGN:
+		return EXIT_FOREIGN;
 	}
 	return EXIT_FAIL;
 }
@@ -110,6 +112,20 @@ static void print_zones(const struct change_result *r)
 	}
 }
 
+/* Settings another writer changed during the change: not restored.  Whether any. */
+static bool print_foreign(const struct change_result *r)
+{
+	bool any = false;
+
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (r->foreign[s]) {
+			printf("left vm.%s = %ld as another writer set it\n", sysctl_name(s),
+			       r->after[s]);
+			any = true;
+		}
+	return any;
+}
+
 /* The report of set and reset, in text or JSON. */
 static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root)
 {
@@ -139,7 +155,10 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 		return;
 	}
 	print_zones(r);
-	if (r->rolled_back)
+	if (print_foreign(r) && r->rolled_back)
+		puts("failed: the old settings were restored and verified, but for the values "
+		     "another writer set");
+	else if (r->rolled_back)
 		puts("failed: the old settings were restored and verified");
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",
@@ -166,7 +185,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
-	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK) &&
+	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
 		print_report(&r, req->dry_run, root);
@@ -229,17 +248,20 @@ int cmd_rollback(const struct sysroot *root, bool json)
 	}
 	rc = change_exit(root, apply_rollback(k, &r));
 	k->ops->close(k);
-	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK)) {
+	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
 		print_report(&r, false, root);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
-	else if (rc == EXIT_OK) {
+	else if (rc == EXIT_OK || rc == EXIT_FOREIGN) {
 		for (size_t i = 0; i < r.nwrites; i++)
-			printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(r.writes[i].sysctl),
-			       r.writes[i].from, r.writes[i].to);
+			if (!r.foreign[r.writes[i].sysctl])
+				printf("restored vm.%s = %ld (was %ld)\n",
+				       sysctl_name(r.writes[i].sysctl), r.writes[i].from,
+				       r.writes[i].to);
+		print_foreign(&r);
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}

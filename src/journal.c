@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,23 +29,6 @@ uint64_t journal_checksum(const char *s, size_t len)
 	return h;
 }
 
-static int sync_dir(const struct sysroot *root, const char *dirpath)
-{
-	char *dir = sysroot_path(root, dirpath);
-	int fd, rc = 0;
-
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
 size_t journal_format(const struct journal *j, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -53,6 +37,9 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 	for (size_t i = 0; i < j->n; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s %ld\n",
 					sysctl_name(j->sysctl[i]), j->old[i]);
+	for (size_t i = 0; j->have_wrote && i < j->n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "wrote %s %ld\n",
+					sysctl_name(j->sysctl[i]), j->wrote[i]);
 	if (j->persist) {
 		len += (size_t)snprintf(buf + len, size - len, "persist\n");
 		for (int s = 0; s < NSYSCTLS; s++)
@@ -61,38 +48,104 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 							"persisted %s %ld\n", sysctl_name(s),
 							j->persisted.value[s]);
 	}
+	if (j->committed)
+		len += (size_t)snprintf(buf + len, size - len, "committed\n");
 	len += (size_t)snprintf(buf + len, size - len, "sum %016llx\n",
 				(unsigned long long)journal_checksum(buf, len));
 	return len;
 }
 
-int journal_write(const struct sysroot *root, const struct journal *j)
+int journal_files_init(const struct sysroot *root, struct journal_files *f)
+{
+	f->path = sysroot_path(root, PATH_JOURNAL);
+	f->tmp = sysroot_path(root, PATH_JOURNAL_TMP);
+	f->dir = sysroot_path(root, PATH_RUN_DIR);
+	if (f->path && f->tmp && f->dir)
+		return 0;
+	journal_files_free(f);
+	pcp_error("out of memory");
+	return -ENOMEM;
+}
+
+void journal_files_free(struct journal_files *f)
+{
+	free(f->path);
+	free(f->tmp);
+	free(f->dir);
+	f->path = f->tmp = f->dir = NULL;
+}
+
+static int sync_dir_at(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/*
+ * Whole or not at all: the text goes to a temporary file, fsync'ed, then
+ * renamed over the journal, so a crash leaves the old journal (or none)
+ * and perhaps the temporary file, never a torn journal.  Allocates nothing,
+ * so that the commit record cannot fail for lack of memory.
+ */
+int journal_write_at(const struct journal_files *f, const struct journal *j)
 {
 	char buf[JOURNAL_MAX];
 	size_t len = journal_format(j, buf, sizeof(buf));
-	const char *path = sysroot_name(root, PATH_JOURNAL);
-	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	int rc = 0;
+	int fd, rc = 0;
 
+	/* Only a crashed pcpctl leaves the temporary file, and we hold the lock. */
+	if (unlink(f->tmp) < 0 && errno != ENOENT) {
+		rc = -errno;
+		pcp_error("cannot remove %s: %s", f->tmp, strerror(errno));
+		return rc;
+	}
+	fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		pcp_error("cannot create the journal %s: %s", path, strerror(-fd));
-		return fd;
+		rc = -errno;
+		pcp_error("cannot create the journal %s: %s", f->tmp, strerror(errno));
+		return rc;
 	}
 	ssize_t written = write(fd, buf, len);
 	if (written < 0)
 		rc = -errno;	/* NOLINT(bugprone-branch-clone): write's errno; fsync's below */
 	else if ((size_t)written != len)
-		rc = -EIO;
+		rc = -ENOSPC;
 	else if (fsync(fd) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
+	if (!rc && rename(f->tmp, f->path) < 0)
+		rc = -errno;
 	if (!rc)
-		rc = sync_dir(root, PATH_RUN_DIR);
+		rc = sync_dir_at(f->dir);
 	if (rc) {
-		pcp_error("cannot write the journal %s: %s", path, strerror(-rc));
-		unlink(path);
+		pcp_error("cannot write the journal %s: %s", f->path, strerror(-rc));
+		unlink(f->tmp);
 	}
+	return rc;
+}
+
+int journal_remove_at(const struct journal_files *f)
+{
+	if (unlink(f->path) < 0 && errno != ENOENT)
+		return -errno;
+	return sync_dir_at(f->dir);
+}
+
+int journal_write(const struct sysroot *root, const struct journal *j)
+{
+	struct journal_files f;
+	int rc = journal_files_init(root, &f);
+
+	if (!rc)
+		rc = journal_write_at(&f, j);
+	journal_files_free(&f);
 	return rc;
 }
 
@@ -125,11 +178,44 @@ static int parse_persisted(char *text, struct journal *j, char *why, size_t whyl
 	return 0;
 }
 
+/* "NAME VALUE" of a "wrote" line: what the change writes to a setting recorded above. */
+static int parse_wrote(char *text, struct journal *j, unsigned *seen, char *why, size_t whylen)
+{
+	char *value = strchr(text, ' ');
+	size_t i;
+
+	if (value)
+		*value++ = '\0';
+	for (i = 0; i < j->n; i++)
+		if (strcmp(sysctl_name(j->sysctl[i]), text) == 0)
+			break;
+	if (i == j->n || !value) {
+		snprintf(why, whylen, "wrote line \"%s\" names no recorded setting", text);
+		return -EBADMSG;
+	}
+	if (*seen & (1u << i)) {
+		snprintf(why, whylen, "wrote %s is recorded twice", text);
+		return -EBADMSG;
+	}
+	if (j->persist || j->committed) {
+		snprintf(why, whylen, "a wrote line comes after the persist or committed line");
+		return -EBADMSG;
+	}
+	if (parse_long(value, 0, INT_MAX, &j->wrote[i])) {
+		snprintf(why, whylen, "wrote %s has an invalid value \"%s\"", text, value);
+		return -EBADMSG;
+	}
+	*seen |= 1u << i;
+	j->have_wrote = true;
+	return 0;
+}
+
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen)
 {
 	char *sum;
 	char *line, *save;
 	unsigned long long want;
+	unsigned seen = 0;
 	char tail;
 
 	memset(j, 0, sizeof(*j));
@@ -158,6 +244,14 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 		char *value = strchr(line, ' ');
 		int s;
 
+		if (j->committed) {
+			snprintf(why, whylen, "\"%s\" follows the committed line", line);
+			return -EBADMSG;
+		}
+		if (strcmp(line, "committed") == 0) {
+			j->committed = true;
+			continue;
+		}
 		if (strcmp(line, "persist") == 0) {
 			if (j->persist) {
 				snprintf(why, whylen, "persist is recorded twice");
@@ -171,12 +265,17 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 			return -EBADMSG;
 		}
 		*value++ = '\0';
-		if (strcmp(line, "persisted") == 0) {
-			int rc = parse_persisted(value, j, why, whylen);
+		if (strcmp(line, "persisted") == 0 || strcmp(line, "wrote") == 0) {
+			int rc = line[0] == 'p' ? parse_persisted(value, j, why, whylen) :
+						  parse_wrote(value, j, &seen, why, whylen);
 
 			if (rc)
 				return rc;
 			continue;
+		}
+		if (j->committed || j->persist || j->have_wrote) {
+			snprintf(why, whylen, "%s comes after the lines that follow the settings", line);
+			return -EBADMSG;
 		}
 		s = sysctl_by_name(line);
 		if (s < 0) {
@@ -198,16 +297,26 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 		snprintf(why, whylen, "it records no setting");
 		return -EBADMSG;
 	}
+	for (size_t i = 0; j->have_wrote && i < j->n; i++)
+		if (!(seen & (1u << i))) {
+			snprintf(why, whylen, "it records what was written to some settings only");
+			return -EBADMSG;
+		}
 	return 0;
 }
 
-int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen)
+/*
+ * The journal's bytes in buf (size > JOURNAL_MAX + 1, so that a larger file
+ * shows), NUL-terminated: 0, -ENOENT, -EBADMSG when it is not ours (why
+ * says how) or another negative errno.
+ */
+static int read_raw(const struct sysroot *root, char *buf, size_t size, size_t *len,
+		    char *why, size_t whylen)
 {
-	/* One byte more than a journal may hold, so that a larger file shows, and its NUL. */
-	char buf[JOURNAL_MAX + 2];
 	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_RDONLY | O_NONBLOCK, 0), rc;
 	ssize_t n;
 
+	*len = 0;
 	if (fd == -ELOOP) {
 		snprintf(why, whylen, "it is a symbolic link");
 		return -EBADMSG;
@@ -219,27 +328,96 @@ int journal_read(const struct sysroot *root, struct journal *j, char *why, size_
 		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
 		return -EBADMSG;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	rc = n < 0 ? -errno : 0;
 	close(fd);
 	if (rc)
 		return rc;
 	buf[n] = '\0';
-	return journal_parse(buf, (size_t)n, j, why, whylen);
+	*len = (size_t)n;
+	return 0;
+}
+
+int journal_read(const struct sysroot *root, struct journal *j, char *why, size_t whylen)
+{
+	char buf[JOURNAL_MAX + 2];
+	size_t n;
+	int rc = read_raw(root, buf, sizeof(buf), &n, why, whylen);
+
+	return rc ? rc : journal_parse(buf, n, j, why, whylen);
+}
+
+/*
+ * A journal that needs no rollback: the change completed, or it is empty or
+ * cut inside its first line, which older pcpctl wrote before any setting
+ * (the journal then appeared before its text).  Says why in note.
+ */
+static bool is_stale(const struct sysroot *root, char *note, size_t notelen)
+{
+	char buf[JOURNAL_MAX + 2], why[160];
+	struct journal j;
+	size_t n;
+
+	if (read_raw(root, buf, sizeof(buf), &n, why, sizeof(why)))
+		return false;
+	if (n <= strlen(JOURNAL_MAGIC) && memcmp(buf, JOURNAL_MAGIC, n) == 0) {
+		snprintf(note, notelen, "it records no setting: a pcpctl stopped while creating it, "
+			 "before it wrote any");
+		return true;
+	}
+	if (journal_parse(buf, n, &j, why, sizeof(why)) == 0 && j.committed) {
+		snprintf(note, notelen, "the change it records had completed; nothing to roll back");
+		return true;
+	}
+	return false;
+}
+
+int journal_tidy(const struct sysroot *root)
+{
+	char *path = sysroot_path(root, PATH_JOURNAL);
+	char *tmp = sysroot_path(root, PATH_JOURNAL_TMP);
+	char note[160];
+	struct stat st;
+	int rc;
+
+	if (!path || !tmp) {
+		rc = -ENOMEM;
+		pcp_error("out of memory");
+		goto out;
+	}
+	if (unlink(tmp) == 0)
+		pcp_note("removed %s: a pcpctl stopped while writing its journal, before it wrote any "
+			 "setting", tmp);
+	if (is_stale(root, note, sizeof(note))) {
+		if (unlink(path) < 0) {
+			rc = -errno;
+			pcp_error("cannot remove %s (%s): %s", path, note, strerror(errno));
+			goto out;
+		}
+		pcp_note("removed %s: %s", path, note);
+	}
+	if (lstat(path, &st) == 0)
+		rc = 1;
+	else if (errno == ENOENT)
+		rc = 0;
+	else {
+		rc = -errno;
+		pcp_error("cannot inspect %s: %s", path, strerror(errno));
+	}
+out:
+	free(path);
+	free(tmp);
+	return rc;
 }
 
 int journal_remove(const struct sysroot *root)
 {
-	char *path = sysroot_path(root, PATH_JOURNAL);
-	int rc = 0;
+	struct journal_files f;
+	int rc = journal_files_init(root, &f);
 
-	if (!path)
-		return -ENOMEM;
-	if (unlink(path) < 0 && errno != ENOENT)
-		rc = -errno;
-	free(path);
 	if (!rc)
-		rc = sync_dir(root, PATH_RUN_DIR);
+		rc = journal_remove_at(&f);
+	journal_files_free(&f);
 	return rc;
 }
 
@@ -260,8 +438,45 @@ void journal_say_leftover(const struct sysroot *root, bool refuse)
 		pcp_warn("%s", msg);
 }
 
+/*
+ * Without waiting: a pcpctl that holds the lock is changing the settings
+ * now, and its journal is no sign of trouble.  With the lock free, the
+ * journal was left by one that stopped.  The shared lock is held while the
+ * journal is looked at again, so that a change cannot start or end meanwhile.
+ */
 void journal_warn_leftover(const struct sysroot *root)
 {
-	if (journal_exists(root))
-		journal_say_leftover(root, false);
+	char *lock, *path, note[160];
+	int fd;
+
+	if (!journal_exists(root))
+		return;
+	lock = sysroot_path(root, PATH_LOCK);
+	path = sysroot_path(root, PATH_JOURNAL);
+	if (!lock || !path) {
+		pcp_warn("out of memory: cannot tell whether a pcpctl change is in progress");
+		goto out;
+	}
+	fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			pcp_note("a pcpctl change is in progress (it holds %s); the values shown may "
+				 "change when it finishes", lock);
+	} else if (is_stale(root, note, sizeof(note))) {
+		/* Removing needs the lock to ourselves; another reader may share it. */
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlink(path) == 0)
+			pcp_note("removed %s: %s", path, note);
+		else
+			pcp_note("%s is left over, but %s; the next pcpctl change removes it", path,
+				 note);
+	} else if (journal_exists(root)) {
+		/* Not gone since the first look, as it is when a change has just finished. */
+		pcp_warn("an interrupted pcpctl change left %s (no pcpctl is running it); run "
+			 "'pcpctl rollback' to restore the settings it recorded", path);
+	}
+	if (fd >= 0)
+		close(fd);
+out:
+	free(lock);
+	free(path);
 }

@@ -23,6 +23,15 @@ struct journal {
 	/* The change also rewrites the sysctl.d file; what it held before. */
 	bool persist;
 	struct persisted persisted;
+	/*
+	 * What the change writes to each recorded setting (wrote[i] for
+	 * sysctl[i]): a rollback leaves a value that differs from both, which
+	 * another writer set.  Journals of a sweep session do not have them.
+	 */
+	bool have_wrote;
+	long wrote[NSYSCTLS];
+	/* The change completed: there is nothing to roll back, only the file to remove. */
+	bool committed;
 };
 
 /* Larger than any journal we write; a bigger file is not ours. */
@@ -38,8 +47,26 @@ size_t journal_format(const struct journal *j, char *buf, size_t size);
  */
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen);
 
-/* 0, or a negative errno after printing why. */
+/*
+ * The journal's paths, made before a change's first write so that writing
+ * its commit record and removing it need no memory.
+ */
+struct journal_files {
+	char *path, *tmp, *dir;
+};
+
+/* 0, or -ENOMEM after printing why. */
+int journal_files_init(const struct sysroot *root, struct journal_files *f);
+void journal_files_free(struct journal_files *f);
+
+/*
+ * Replace the journal with j, whole or not at all (a temporary file,
+ * fsync'ed and renamed): 0, or a negative errno after printing why.
+ */
+int journal_write_at(const struct journal_files *f, const struct journal *j);
 int journal_write(const struct sysroot *root, const struct journal *j);
+/* 0 (also when there is none) or a negative errno. */
+int journal_remove_at(const struct journal_files *f);
 /*
  * 0; -ENOENT when there is no journal; -EBADMSG when it is damaged,
  * tampered with or not ours (why says how); other negative errnos.
@@ -49,11 +76,22 @@ int journal_remove(const struct sysroot *root);
 bool journal_exists(const struct sysroot *root);
 
 /*
- * The one message about a leftover journal (an interrupted change): an
- * error when it stops a change (refuse), else a warning.
+ * With the lock held, before a change or a rollback: remove, with a note,
+ * what needs no rollback (the temporary file, a journal that records no
+ * setting or a completed change).  1 when a journal remains to roll back,
+ * 0 when none does, or a negative errno after printing why.
+ */
+int journal_tidy(const struct sysroot *root);
+
+/*
+ * The one message about a leftover journal (an interrupted change) when it
+ * stops a change (refuse: an error), else a warning.
  */
 void journal_say_leftover(const struct sysroot *root, bool refuse);
-/* show and status warn when there is one. */
+/*
+ * show and status call this: a journal is a change in progress (the lock
+ * is held), one that completed (removed), or an interrupted one (warning).
+ */
 void journal_warn_leftover(const struct sysroot *root);
 
 #endif

@@ -28,6 +28,7 @@ static int run_dir(const struct sysroot *root)
 
 	if (!run || !dir) {
 		rc = -ENOMEM;
+		pcp_error("out of memory");
 		goto out;
 	}
 	if (mkdir(run, 0755) < 0 && errno != EEXIST) {

@@ -28,3 +28,12 @@ void pcp_warn(const char *fmt, ...)
 	say("warning: ", fmt, ap);
 	va_end(ap);
 }
+
+void pcp_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("note: ", fmt, ap);
+	va_end(ap);
+}

@@ -9,9 +9,12 @@ enum pcpctl_exit {
 	EXIT_NOIFACE = 3,	/* the interface is missing on this kernel */
 	EXIT_NOPRIV = 4,	/* insufficient privilege; nothing written */
 	EXIT_ROLLBACK = 5,	/* rollback failed; journal kept */
+	EXIT_FOREIGN = 6,	/* rolled back but for another writer's values, left as they are */
 };
 
 void pcp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pcp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Something done or seen that needs no action. */
+void pcp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

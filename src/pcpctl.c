@@ -254,7 +254,8 @@ static const char common_help[] =
 static const char exit_help[] =
 	"\nExit status: 0 success or already so, 1 failure (a change is rolled back),\n"
 	"2 usage error, 3 interface missing on this kernel, 4 insufficient privilege,\n"
-	"5 rollback failed (run pcpctl rollback). See pcpctl(8).\n";
+	"5 rollback failed (run pcpctl rollback), 6 another writer changed a value;\n"
+	"left as it is. See pcpctl(8).\n";
 
 static void usage(FILE *out)
 {
@@ -403,6 +404,61 @@ static void unknown_option(const struct command *cmd, const char *bad)
 		pcp_error("%s: unknown option; see pcpctl --help", bad);
 }
 
+/* The entry of a command's option given as longname or shortname: its own table's, or common. */
+static const struct poptOption *command_option(const struct command *cmd, const char *longname,
+					       char shortname)
+{
+	const struct poptOption *o = option_in(cmd->options, longname, shortname);
+
+	return o ? o : option_in(common_options, longname, shortname);
+}
+
+/* Whether words follow a "--": popt hands them over as leftover arguments. */
+static bool find_dashdash(int argc, const char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether popt dropped a value it could not copy (it says nothing then): an
+ * option argv gives with a value whose variable is still NULL.  A lost
+ * --sysroot would turn a run on a tree into one on the live system.
+ */
+static bool value_dropped(const struct command *cmd, int argc, const char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		const struct poptOption *o = NULL;
+		bool inline_value = false;
+
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+			o = command_option(cmd, name, '\0');
+			inline_value = strchr(a, '=') != NULL;
+		} else {
+			for (const char *c = a + 1; *c && !o; c++) {
+				o = command_option(cmd, NULL, *c);
+				if (o && o->argInfo != POPT_ARG_STRING)
+					o = NULL;
+				inline_value = o && c[1] != '\0';
+			}
+		}
+		if (!o || o->argInfo != POPT_ARG_STRING)
+			continue;
+		if (!*(char **)o->arg)
+			return true;
+		i += !inline_value;
+	}
+	return false;
+}
+
 static void free_option_strings(void)
 {
 	/* popt hands string arguments over as malloc'ed copies. */
@@ -466,6 +522,12 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	args = poptGetArgs(ctx);
+	if (value_dropped(cmd, argc, argv) ||
+	    (!args && cmd->takes_command && find_dashdash(argc, argv))) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	if (args && args[0] && !cmd->takes_command) {
 		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[0]);
 		goto out;

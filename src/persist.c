@@ -26,8 +26,10 @@ int persist_read(const struct sysroot *root, struct persisted *p)
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	if (!path)
+	if (!path) {
+		pcp_error("out of memory");
 		return -ENOMEM;
+	}
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		int err = errno;
@@ -107,6 +109,7 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	int rc = 0, dfd;
 
 	if (!dir || !path || !tmp) {
+		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -141,6 +144,25 @@ fail:
 out:
 	free(dir);
 	free(path);
+	free(tmp);
+	return rc;
+}
+
+int persist_remove_temp(const struct sysroot *root)
+{
+	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
+	struct stat st;
+	int rc = 0;
+
+	if (!tmp) {
+		pcp_error("out of memory");
+		return -ENOMEM;
+	}
+	/* Only a file there is ours; persist_write reports anything else. */
+	if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(tmp) < 0) {
+		rc = -errno;
+		pcp_error("cannot remove %s: %s", tmp, strerror(errno));
+	}
 	free(tmp);
 	return rc;
 }

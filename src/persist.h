@@ -25,5 +25,7 @@ bool persist_same(const struct persisted *a, const struct persisted *b);
  * after printing why.
  */
 int persist_write(const struct sysroot *root, const struct persisted *p);
+/* Remove the temporary file of a persist_write that was killed: 0 or a negative errno after printing why. */
+int persist_remove_temp(const struct sysroot *root);
 
 #endif

@@ -21,6 +21,7 @@
 #define PATH_RUN_DIR		"/run/pcpctl"
 #define PATH_LOCK		"/run/pcpctl/lock"
 #define PATH_JOURNAL		"/run/pcpctl/journal"
+#define PATH_JOURNAL_TMP	"/run/pcpctl/journal.tmp"
 #define PATH_SYSCTL_D		"/etc/sysctl.d"
 #define PATH_PERSIST		"/etc/sysctl.d/90-pcpctl.conf"
 

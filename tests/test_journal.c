@@ -15,10 +15,12 @@
 
 static bool same_journal(const struct journal *a, const struct journal *b)
 {
-	if (a->n != b->n || a->persist != b->persist || !persist_same(&a->persisted, &b->persisted))
+	if (a->n != b->n || a->persist != b->persist || !persist_same(&a->persisted, &b->persisted) ||
+	    a->have_wrote != b->have_wrote || a->committed != b->committed)
 		return false;
 	for (size_t i = 0; i < a->n; i++)
-		if (a->sysctl[i] != b->sysctl[i] || a->old[i] != b->old[i])
+		if (a->sysctl[i] != b->sysctl[i] || a->old[i] != b->old[i] ||
+		    (a->have_wrote && a->wrote[i] != b->wrote[i]))
 			return false;
 	return true;
 }
@@ -33,6 +35,9 @@ static void test_round_trip(void **state)
 		{ .n = 1, .sysctl = { SYSCTL_FRACTION }, .old = { 8 }, .persist = true,
 		  .persisted = { .have = { [SYSCTL_BATCH] = true, [SYSCTL_HIGH_FRACTION] = true },
 				 .value = { [SYSCTL_BATCH] = 310, [SYSCTL_HIGH_FRACTION] = 8 } } },
+		/* What a change writes, and its commit record. */
+		{ .n = 2, .sysctl = { SYSCTL_BATCH, SYSCTL_HIGH_FRACTION }, .old = { 0, 0 },
+		  .have_wrote = true, .wrote = { 310, 8 }, .persist = true, .committed = true },
 	};
 
 	(void)state;
@@ -83,6 +88,15 @@ static void test_refused(void **state)
 		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch x\n",
 		  "invalid value" },
 		{ "pcpctl journal v2\npercpu_pagelist_batch 1\n", "does not start with" },
+		{ MAGIC "percpu_pagelist_batch 1\nwrote percpu_pagelist_high_fraction 8\n",
+		  "names no recorded setting" },
+		{ MAGIC "percpu_pagelist_batch 1\nwrote percpu_pagelist_batch 2\n"
+			"wrote percpu_pagelist_batch 3\n", "recorded twice" },
+		{ MAGIC "percpu_pagelist_batch 1\npercpu_pagelist_high_fraction 0\n"
+			"wrote percpu_pagelist_batch 2\n", "some settings only" },
+		{ MAGIC "percpu_pagelist_batch 1\nwrote percpu_pagelist_batch 2\n"
+			"percpu_pagelist_high_fraction 0\n", "comes after" },
+		{ MAGIC "percpu_pagelist_batch 1\ncommitted\npersist\n", "follows the committed" },
 	};
 
 	(void)state;

@@ -13,6 +13,15 @@
  *                           watermark boost by N pages (N < 0 clears it)
  *   crash STEP              SIGKILL at the transaction checkpoint STEP
  *   sleep STEP SECONDS      pause there (to hold the lock)
+ *   foreign-write STEP NAME=VALUE
+ *                           another writer sets vm.NAME at checkpoint STEP
+ *   delay MICROSECONDS [SEED]
+ *                           pause a random time up to this at every
+ *                           checkpoint and before every write takes effect,
+ *                           so that a kill at a random moment can land in
+ *                           every window of the transaction
+ * A sysctl write happens in a child process, so that, as in the kernel, a
+ * SIGKILL of pcpctl cannot cut it in half.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "c.h"
@@ -301,16 +311,15 @@ static int recompute(struct kernel *k, bool mismatch, long boost)
 	return rc;
 }
 
-static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
+/* The value takes effect: the file, then batch and high recomputed. */
+static int set_value(struct kernel *k, enum pcp_sysctl s, long value, long nth)
 {
-	long n = next_write_number(k), current;
-	char nth[32], rest[64], boost[64];
+	char nthtext[32], boost[64];
 	char *rel, buf[32];
+	long current;
 	int rc;
 
-	snprintf(nth, sizeof(nth), "%ld", n);
-	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
-		return -errno_by_name(rest);
+	snprintf(nthtext, sizeof(nthtext), "%ld", nth);
 	rc = kernel_read_sysctl_file(k, s, &current);
 	if (rc)
 		return rc;
@@ -327,9 +336,81 @@ static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	if (rc)
 		return rc;
 	return recompute(k, fault(k, "mismatch-always", NULL, NULL, 0) ||
-			    fault(k, "mismatch-after-write", nth, NULL, 0),
-			 fault(k, "boost-after-write", nth, boost, sizeof(boost)) ?
+			    fault(k, "mismatch-after-write", nthtext, NULL, 0),
+			 fault(k, "boost-after-write", nthtext, boost, sizeof(boost)) ?
 			 strtol(boost, NULL, 10) : 0);
+}
+
+/*
+ * The "delay MICROSECONDS [SEED]" fault: a random pause, from a generator
+ * seeded once per process by SEED (a test's replayable seed) and the pid.
+ */
+static void random_delay(struct kernel *k)
+{
+	static unsigned seed;
+	static bool seeded;
+	char *text, *line, *save;
+	unsigned long us = 0, given = 0;
+
+	if (read_text(k, "/sim/faults", &text))
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "delay ", 6) == 0) {
+			char *end;
+
+			us = strtoul(line + 6, &end, 10);
+			given = strtoul(end, NULL, 10);
+			break;
+		}
+	free(text);
+	if (!line || !us || us > 10UL * 1000 * 1000)
+		return;
+	if (!seeded) {
+		seed = (unsigned)given ^ (unsigned)getpid();
+		seeded = true;
+	}
+	usleep((useconds_t)((unsigned long)rand_r(&seed) % us));
+}
+
+static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
+{
+	long n = next_write_number(k);
+	char nth[32], rest[64];
+	int status;
+	pid_t pid;
+
+	snprintf(nth, sizeof(nth), "%ld", n);
+	if (fault(k, "fail-write", nth, rest, sizeof(rest)))
+		return -errno_by_name(rest);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		random_delay(k);
+		_exit(-set_value(k, s, value, n));
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+}
+
+/* "foreign-write STEP NAME=VALUE": another process sets the sysctl now. */
+static void foreign_write(struct kernel *k, const char *step)
+{
+	char what[64], *eq;
+	long value;
+	int s;
+
+	if (!fault(k, "foreign-write", step, what, sizeof(what)))
+		return;
+	eq = strchr(what, '=');
+	if (!eq)
+		return;
+	*eq = '\0';
+	s = sysctl_by_name(what);
+	if (s >= 0 && parse_long(eq + 1, 0, INT_MAX, &value) == 0)
+		set_value(k, (enum pcp_sysctl)s, value, 0);
 }
 
 static void sim_checkpoint(struct kernel *k, const char *step)
@@ -337,8 +418,10 @@ static void sim_checkpoint(struct kernel *k, const char *step)
 	char seconds[64];
 	long s;
 
+	random_delay(k);
 	if (fault(k, "crash", step, NULL, 0))
 		raise(SIGKILL);
+	foreign_write(k, step);
 	if (fault(k, "sleep", step, seconds, sizeof(seconds)) &&
 	    parse_long(seconds, 0, 3600, &s) == 0)
 		sleep((unsigned)s);
