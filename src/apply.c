@@ -13,14 +13,30 @@
 #include "sysroot.h"
 #include "topology.h"
 
-int validate_batch(long batch)
+int validate_batch(long batch, long max)
 {
-	if (batch < 0 || batch > PCP_BATCH_MAX) {
-		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
-			  batch, PCP_BATCH_MAX);
+	if (batch < 0 || batch > max) {
+		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%ld",
+			  batch, max);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+long batch_limit(const char *root)
+{
+	char *path = sysroot_path(root, PATH_SYSCTL_VM "percpu_pagelist_batch_max");
+	char *text = NULL;
+	size_t len;
+	long max;
+
+	/* Patch v1 and unpatched kernels have no such file: the limit of Debian's configs. */
+	if (!path || read_whole_file(path, &text, &len) || sysctl_parse_value(text, &max) ||
+	    max < 1)
+		max = PCP_BATCH_MAX;
+	free(text);
+	free(path);
+	return max;
 }
 
 int validate_fraction(long fraction)
@@ -70,29 +86,46 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 	return -EPROTO;
 }
 
-/* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const char *root, enum pcp_era era, const struct expectation *ex,
-		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
+/*
+ * What the kernel computes for the zone from the settings ex with low
+ * watermark low; *want_batch is -1 when the change leaves the batch alone.
+ */
+static int zone_input(const char *root, enum pcp_era era, const struct expectation *ex,
+		      const struct zi_zone *z, uint64_t low, struct pcp_zone_input *in,
+		      int *want_batch, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	struct pcp_zone_input in = {
+	int rc;
+
+	*in = (struct pcp_zone_input){
 		.era = era, .managed = z->field[ZI_MANAGED], .low = low,
 		.fraction = ex->have[fs] ? ex->value[fs] : 0,
 	};
-	int want_batch = -1;
-	int rc;
-
-	rc = zone_split_cpus(root, z, &in.split);
+	rc = zone_split_cpus(root, z, &in->split);
 	if (rc) {
 		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s/sys: %s", z->node,
 			 root, strerror(-rc));
 		return rc;
 	}
+	*want_batch = -1;
 	if (ex->targeted[SYSCTL_BATCH])
-		want_batch = ex->value[SYSCTL_BATCH] ? (int)ex->value[SYSCTL_BATCH] :
-						       pcp_default_batch(era, in.managed);
+		*want_batch = pcp_patched_batch(in, ex->value[SYSCTL_BATCH]);
 	else if (ex->targeted[SYSCTL_FRACTION])
-		want_batch = pcp_fraction_batch(&in);
+		*want_batch = pcp_fraction_batch(in);
+	return 0;
+}
+
+/* The zone's pagesets against what the kernel computes with low watermark low. */
+static int check_zone(const char *root, enum pcp_era era, const struct expectation *ex,
+		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
+{
+	struct pcp_zone_input in;
+	int want_batch;
+	int rc;
+
+	rc = zone_input(root, era, ex, z, low, &in, &want_batch, why, whylen);
+	if (rc)
+		return rc;
 
 	for (size_t i = 0; i < z->npagesets; i++) {
 		const struct zi_pageset *ps = &z->pagesets[i];
@@ -188,6 +221,49 @@ static int verify(struct kernel *k, enum pcp_era era, const struct expectation *
 		}
 	}
 	return 0;
+}
+
+/*
+ * For --dry-run: zoneinfo as it is, with each populated zone's batch and
+ * the high values this kernel sets eagerly replaced by what the change
+ * would give them.
+ */
+static int expect_zones(struct kernel *k, enum pcp_era era, const struct expectation *ex,
+			struct zoneinfo *zi)
+{
+	char why[200];
+	int rc = kernel_load_zoneinfo(k, zi);
+
+	for (size_t i = 0; !rc && i < zi->nzones; i++) {
+		struct zi_zone *z = &zi->zones[i];
+		struct pcp_zone_input in;
+		int want_batch;
+
+		if (!z->npagesets)
+			continue;
+		rc = zone_input(k->root, era, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
+				sizeof(why));
+		if (rc) {
+			pcp_error("%s", why);
+			break;
+		}
+		for (size_t p = 0; p < z->npagesets; p++) {
+			struct zi_pageset *ps = &z->pagesets[p];
+			struct pcp_expect want;
+
+			if (want_batch >= 0)
+				ps->value[ZI_BATCH] = want_batch;
+			in.batch = ps->value[ZI_BATCH];
+			pcp_expected(&in, &want);
+			if (want.check_high)
+				ps->value[ZI_HIGH] = want.high;
+			if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN)) {
+				ps->value[ZI_HIGH_MIN] = want.high_min;
+				ps->value[ZI_HIGH_MAX] = want.high_max;
+			}
+		}
+	}
+	return rc;
 }
 
 static void write_failed(enum pcp_sysctl s, long value, int rc)
@@ -365,7 +441,7 @@ static int transact(struct kernel *k, enum pcp_era era, const struct change_requ
 		return EXIT_FAIL;
 	res->high_unconfirmed = era == ERA_LAZY_HIGH;
 	if (req->dry_run)
-		return EXIT_OK;
+		return expect_zones(k, era, &want, &res->zi_after) ? EXIT_FAIL : EXIT_OK;
 	/* Read first: a file pcpctl may not manage stops the change before any write. */
 	if (req->persist != PERSIST_NONE) {
 		if (persist_read(k->root, &j.persisted))
@@ -462,6 +538,8 @@ int change_apply(struct kernel *k, const struct change_request *req, struct chan
 		rc = plan(req, res, &want);
 	if (rc)
 		return rc;
+	if (req->set_batch && validate_batch(req->batch, batch_limit(k->root)))
+		return EXIT_USAGE;
 	if (!req->dry_run) {
 		for (int s = 0; s < NSYSCTLS; s++)
 			if (want.targeted[s] && check_write_access(k, s))

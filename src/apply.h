@@ -64,7 +64,9 @@ int change_session_begin(struct kernel *k, struct change_session *s);
 int change_session_end(struct kernel *k, struct change_session *s);
 
 /* For messages and validation: the exit code of a value check, 0 if valid. */
-int validate_batch(long batch);
+int validate_batch(long batch, long max);
+/* vm.percpu_pagelist_batch_max under root, or PCP_BATCH_MAX without it. */
+long batch_limit(const char *root);
 int validate_fraction(long fraction);
 
 #endif

@@ -98,6 +98,8 @@ static void print_human(const struct change_result *r, bool dry_run, const char 
 			printf("%-35s %ld (unchanged)\n", label, r->before[s]);
 	}
 	if (dry_run) {
+		puts("expected per zone (now -> after the change):");
+		print_zones(r);
 		puts("dry run: nothing was written");
 		return;
 	}
@@ -153,7 +155,7 @@ int cmd_set(const char *root, const struct change_opts *o)
 	if (o->batch) {
 		req.set_batch = true;
 		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
-		    (rc = validate_batch(req.batch)))
+		    (rc = validate_batch(req.batch, batch_limit(root))))
 			return rc;
 	}
 	if (o->fraction) {

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "msg.h"
 #include "numparse.h"
+#include "pcprules.h"
 #include "plot.h"
 #include "stats.h"
 #include "sysload.h"
@@ -163,7 +164,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		if ((rc = p->batch ? validate_batch(p->values[i]) : validate_fraction(p->values[i])))
+		if ((rc = p->batch ? validate_batch(p->values[i], PCP_BATCH_MAX) : validate_fraction(p->values[i])))
 			return rc;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {

@@ -64,8 +64,7 @@ static void test_rules_match_real_kernels(void **state)
 				struct pcp_expect ex;
 
 				assert_int_equal(ps->value[ZI_BATCH],
-						 cap->batch ? cap->batch :
-							      pcp_default_batch(cap->era, in.managed));
+						 pcp_patched_batch(&in, cap->batch));
 				pcp_expected(&in, &ex);
 				if (ex.check_high && ps->value[ZI_HIGH] != ex.high)
 					fail_msg("%s node %d zone %s cpu %d: high %d, expected %d",
@@ -83,6 +82,34 @@ static void test_rules_match_real_kernels(void **state)
 		assert_true(checked > 0);
 		zoneinfo_free(&zi);
 	}
+}
+
+static void test_patched_batch_rule(void **state)
+{
+	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .managed = 3840, .split = 2 };
+
+	(void)state;
+	/* A 16 MiB DMA zone keeps its own batch whatever the request. */
+	assert_int_equal(pcp_patched_batch(&in, 310), 1);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 1);
+	/* A 400 MiB zone (batch 31) is below the cap: it keeps 31. */
+	in.managed = 100000;
+	assert_int_equal(pcp_patched_batch(&in, 310), 31);
+	/* A 2 GiB zone on 2 CPUs takes the request, smaller or larger than 63. */
+	in.managed = 500000;
+	assert_int_equal(pcp_patched_batch(&in, 0), 63);
+	assert_int_equal(pcp_patched_batch(&in, 31), 31);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 1007);
+	/* 1 GiB over 16 CPUs: 4 * batch stays within 1/8 of the zone per CPU. */
+	in.managed = 253773;
+	in.split = 16;
+	assert_int_equal(pcp_patched_batch(&in, 1007), 253773 / 8 / 16 / 4);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	/* Over 128 CPUs that quarter (61) is below 63: the zone keeps 63. */
+	in.split = 128;
+	assert_int_equal(pcp_patched_batch(&in, 310), 63);
+	assert_int_equal(pcp_patched_batch(&in, 31), 31);
 }
 
 static void test_era_of_release(void **state)
@@ -128,6 +155,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_match_real_kernels),
+		cmocka_unit_test(test_patched_batch_rule),
 		cmocka_unit_test(test_era_of_release),
 		cmocka_unit_test(test_fraction_era_batch),
 	};

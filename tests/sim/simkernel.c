@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "kernel.h"
 #include "numparse.h"
 #include "pcprules.h"
@@ -136,10 +137,10 @@ static long next_write_number(struct kernel *k)
 	return n;
 }
 
-static bool valid_value(enum pcp_sysctl s, long v)
+static bool valid_value(const struct kernel *k, enum pcp_sysctl s, long v)
 {
 	if (s == SYSCTL_BATCH)
-		return v >= 0 && v <= PCP_BATCH_MAX;
+		return v >= 0 && v <= batch_limit(k->root);
 	return v == 0 || (v >= PCP_FRACTION_MIN && v <= INT_MAX);
 }
 
@@ -158,7 +159,7 @@ static void recompute_zone(const struct kernel *k, enum pcp_era era, const long 
 	if (zone_split_cpus(k->root, z, &in.split))
 		in.split = (unsigned)z->npagesets;
 	if (have[SYSCTL_BATCH] && value[SYSCTL_BATCH])
-		in.batch = (int)value[SYSCTL_BATCH];
+		in.batch = pcp_patched_batch(&in, value[SYSCTL_BATCH]);
 	else if (era == ERA_FRACTION)
 		in.batch = pcp_fraction_batch(&in);
 	else
@@ -313,7 +314,7 @@ static int sim_write_sysctl(struct kernel *k, enum pcp_sysctl s, long value)
 	rc = kernel_read_sysctl_file(k, s, &current);
 	if (rc)
 		return rc;
-	if (!valid_value(s, value))
+	if (!valid_value(k, s, value))
 		return -EINVAL;
 	if (value == current)
 		return 0;
