@@ -1,8 +1,8 @@
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after
- * percpu_pagelist_high_fraction=8, our patched 6.1 before and after
- * percpu_pagelist_batch=310, and this machine's 6.18.  (6.12 sets high
+ * percpu_pagelist_high_fraction=8, our patched 6.1 and 7.3 after
+ * percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.  (6.12 sets high
  * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
  */
 #include <setjmp.h>
@@ -40,6 +40,14 @@ static const struct capture captures[] = {
 	/* Our kernel patch on 6.1, before and after vm.percpu_pagelist_batch = 310. */
 	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
 	{ "patched-6.1-4cpu-2node-batch310.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 310 },
+	{ "patched-6.1-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 1007 },
+	/*
+	 * Patch v2 on 7.3 after 310 and its maximum (DMA keeps batch 1).  Its
+	 * boot capture is left out: boot computes high_min/high_max before the
+	 * last memory reaches the zones, and the first change updates them.
+	 */
+	{ "patched-7.3-4cpu-2node-batch310.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 310 },
+	{ "patched-7.3-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 1007 },
 };
 
 static void test_rules_match_real_kernels(void **state)

@@ -125,13 +125,13 @@ kt_debian_kernel() {
 		dpkg-deb -f "$deb" Package Version >"$dir/package"
 		touch "$dir/.done"
 	fi
-	ls "$dir"/root/boot/vmlinuz-* "$dir"/root/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n1
+	# 6.x packages keep it in /boot, trixie-backports' in /usr/lib/modules
+	find "$dir/root" -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' | sort | head -n1
 }
 
 # kt_debian_kernel_version VMLINUZ : "package version" line recorded at unpack.
 kt_debian_kernel_desc() {
-	local d
-	d=$(dirname "$(dirname "$(dirname "$1")")")
+	local d=${1%%/root/*}
 	if [ -f "$d/package" ]; then tr '\n' ' ' <"$d/package" | sed 's/ $//'; fi
 }
 
