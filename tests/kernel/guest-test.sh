@@ -120,24 +120,6 @@ dma_line() {
 	zi_table | awk '$2 == "DMA" { printf "# DMA node%s cpu%s: batch %s high %s high_min %s high_max %s\n", $1, $3, $6, $5, $7, $8 }'
 }
 
-# dma_as_boot : the DMA zone kept its batch and the high values set eagerly
-# (high on 6.1, high_min/high_max from 6.13)
-dma_as_boot() {
-	zi_table | awk '$2 == "DMA"' >/tmp/dma.now
-	awk '$2 == "DMA"' /tmp/boot.tbl >/tmp/dma.boot
-	[ -s /tmp/dma.boot ] || {
-		WHY="no DMA pagesets"
-		return 1
-	}
-	_cols='$1, $2, $3, $6, $7, $8'
-	[ "$KT_SERIES" = 6.1 ] && _cols='$1, $2, $3, $5, $6'
-	awk "{ print $_cols }" /tmp/dma.now >/tmp/dma.a
-	awk "{ print $_cols }" /tmp/dma.boot >/tmp/dma.b
-	cmp -s /tmp/dma.a /tmp/dma.b && return 0
-	WHY="DMA changed: $(diff /tmp/dma.b /tmp/dma.a | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
-	return 1
-}
-
 # within_share : 4 * batch never pushes a pageset's high (or high_max) past
 # the zone's per-CPU share at fraction 8, managed / 8 / CPUs of its node,
 # unless the zone's own batch already does; and all CPUs' lists together
@@ -167,12 +149,17 @@ within_share() {
 	return 1
 }
 
-# values_as TABLE : batch, and the high values set eagerly, as in TABLE
+# values_as TABLE [ZONE] : batch, and the high values set eagerly (high on
+# 6.1, high_min/high_max from 6.13), as in TABLE; only ZONE's when given
 values_as() {
 	_cols='$1, $2, $3, $6, $7, $8'
 	[ "$KT_SERIES" = 6.1 ] && _cols='$1, $2, $3, $5, $6'
-	zi_table | awk "{ print $_cols }" >/tmp/va.now
-	awk "{ print $_cols }" "$1" >/tmp/va.ref
+	zi_table | awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" >/tmp/va.now
+	awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" "$1" >/tmp/va.ref
+	[ -s /tmp/va.ref ] || {
+		WHY="no ${2:-} pagesets in ${1##*/}"
+		return 1
+	}
 	cmp -s /tmp/va.now /tmp/va.ref && return 0
 	WHY="differs from ${1##*/}: $(diff /tmp/va.ref /tmp/va.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
 	return 1
@@ -461,7 +448,7 @@ if [ "$KT_KIND" = patched ]; then
 	check kernel-batch-max-readonly write_fails "$SYS/percpu_pagelist_batch_max" 5
 	echo 310 >"$BATCH"
 	check kernel-batch-310-rule rule_batch 310
-	check kernel-batch-310-dma-as-boot dma_as_boot
+	check kernel-batch-310-dma-as-stock values_as /tmp/stock.tbl DMA
 	check kernel-batch-310-within-share within_share
 	check kernel-high-ge-4batch high_ok
 	ktg_section zoneinfo-batch310 cat /proc/zoneinfo
@@ -475,7 +462,7 @@ if [ "$KT_KIND" = patched ]; then
 	check kernel-rejects-kept-batch rule_batch 310
 	check kernel-accept-max sh -c "echo $MAX >$BATCH"
 	check kernel-batch-max-rule rule_batch "$MAX"
-	check kernel-batch-max-dma-as-boot dma_as_boot
+	check kernel-batch-max-dma-as-stock values_as /tmp/stock.tbl DMA
 	check kernel-batch-max-within-share within_share
 	ktg_section zoneinfo-batchmax cat /proc/zoneinfo
 	# Batches only: onlining a CPU recomputes every zone with one CPU more
@@ -545,7 +532,7 @@ if [ "$KT_KIND" = patched ]; then
 		run pcpctl set --batch "$MAX"
 		check pcpctl-set-max-exit rc_is 0
 		check pcpctl-set-max-rule rule_batch "$MAX"
-		check pcpctl-set-max-dma dma_as_boot
+		check pcpctl-set-max-dma values_as /tmp/stock.tbl DMA
 		dma_line
 		run pcpctl set --batch $((MAX + 1))
 		check pcpctl-set-max+1-exit2 rc_is 2
@@ -558,7 +545,7 @@ if [ "$KT_KIND" = patched ]; then
 		run pcpctl set --batch 310
 		check pcpctl-set-310-exit rc_is 0
 		check pcpctl-set-310-batch rule_batch 310
-		check pcpctl-set-310-dma dma_as_boot
+		check pcpctl-set-310-dma values_as /tmp/stock.tbl DMA
 		check pcpctl-set-310-sysctl sysctl_is "$BATCH" 310
 		check pcpctl-set-310-high high_ok
 		check pcpctl-status-310 status_agrees
