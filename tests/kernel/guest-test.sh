@@ -507,11 +507,15 @@ if [ "$KT_KIND" = patched ]; then
 		# KT_MEASURE=1: page_fault1 throughput per batch with the largest
 		# free per lock hold during it, for patches/README.md (TCG figures)
 		if [ "${KT_MEASURE:-0}" = 1 ] && [ "$HAVE_PCPCTL" = 1 ]; then
+			# set first: the sweep then restores the same batch, and the
+			# trace holds nothing from another value
 			for b in 63 127 310 "$MAX"; do
+				pcpctl set --batch "$b" >/dev/null 2>&1
 				trace_clear
 				run pcpctl sweep --batch "$b" --duration 5 --warmup 1 --runs 3
 				echo "# measure: batch $b, largest free_pcppages_bulk count $(trace_count_max), bound 2016"
 			done
+			pcpctl reset >/dev/null 2>&1
 		fi
 		echo 0 >"$TRACE/events/kt/enable"
 	else
