@@ -151,6 +151,7 @@ within_share() {
 
 # values_as TABLE [ZONE] : batch, and the high values set eagerly (high on
 # 6.1, high_min/high_max from 6.13), as in TABLE; only ZONE's when given
+# shellcheck disable=SC2016 # the columns are awk's fields
 values_as() {
 	_cols='$1, $2, $3, $6, $7, $8'
 	[ "$KT_SERIES" = 6.1 ] && _cols='$1, $2, $3, $5, $6'
