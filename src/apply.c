@@ -15,9 +15,23 @@
 #include "sysroot.h"
 #include "topology.h"
 
-bool batch_valid(long batch)
+bool batch_valid(long batch, long max)
 {
-	return batch >= 0 && batch <= PCP_BATCH_MAX;
+	return batch >= 0 && batch <= max;
+}
+
+long batch_limit(const struct sysroot *root)
+{
+	char *text = NULL;
+	size_t len;
+	long max;
+
+	/* Patch v1 and unpatched kernels have no such file: the limit of Debian's configs. */
+	if (sysroot_read_file(root, PATH_SYSCTL_VM "percpu_pagelist_batch_max", &text, &len) ||
+	    sysctl_parse_value(text, &max) || max < 1)
+		max = PCP_BATCH_MAX;
+	free(text);
+	return max;
 }
 
 bool fraction_valid(long fraction)
@@ -62,29 +76,47 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 	return -EPROTO;
 }
 
-/* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
-		      const struct zi_zone *z, uint64_t low, char *why, size_t whylen)
+/*
+ * What the kernel computes for the zone from the settings ex with low
+ * watermark low; *want_batch is -1 when the change leaves the batch alone.
+ */
+static int zone_input(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
+		      const struct zi_zone *z, uint64_t low, struct pcp_zone_input *in,
+		      int *want_batch, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	struct pcp_zone_input in = {
+	int rc;
+
+	*in = (struct pcp_zone_input){
 		.era = era, .managed = z->field[ZI_MANAGED], .low = low,
 		.fraction = ex->have[fs] ? ex->value[fs] : 0,
 	};
-	int want_batch = -1;
-	int rc;
-
-	rc = zone_split_cpus(root, z, &in.split);
+	rc = zone_split_cpus(root, z, &in->split);
 	if (rc) {
 		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s: %s", z->node,
 			 sysroot_name(root, "/sys"), strerror(-rc));
 		return rc;
 	}
+	*want_batch = -1;
 	if (ex->targeted[SYSCTL_BATCH])
-		want_batch = ex->value[SYSCTL_BATCH] ? (int)ex->value[SYSCTL_BATCH] :
-						       pcp_default_batch(era, in.managed);
+		*want_batch = pcp_patched_batch(in, ex->value[SYSCTL_BATCH]);
 	else if (ex->targeted[SYSCTL_FRACTION])
-		want_batch = pcp_fraction_batch(&in);
+		*want_batch = pcp_fraction_batch(in);
+	return 0;
+}
+
+/* The zone's pagesets against what the kernel computes with low watermark low. */
+static int check_zone(const struct sysroot *root, enum pcp_era era,
+		      const struct expectation *ex, const struct zi_zone *z, uint64_t low, char *why,
+		      size_t whylen)
+{
+	struct pcp_zone_input in;
+	int want_batch;
+	int rc;
+
+	rc = zone_input(root, era, ex, z, low, &in, &want_batch, why, whylen);
+	if (rc)
+		return rc;
 
 	for (size_t i = 0; i < z->npagesets; i++) {
 		const struct zi_pageset *ps = &z->pagesets[i];
@@ -180,6 +212,49 @@ static int verify(struct kernel *k, enum pcp_era era, const struct expectation *
 		}
 	}
 	return 0;
+}
+
+/*
+ * For --dry-run: zoneinfo as it is, with each populated zone's batch and
+ * the high values this kernel sets eagerly replaced by what the change
+ * would give them.
+ */
+static int expect_zones(struct kernel *k, enum pcp_era era, const struct expectation *ex,
+			struct zoneinfo *zi)
+{
+	char why[200];
+	int rc = kernel_load_zoneinfo(k, zi);
+
+	for (size_t i = 0; !rc && i < zi->nzones; i++) {
+		struct zi_zone *z = &zi->zones[i];
+		struct pcp_zone_input in;
+		int want_batch;
+
+		if (!z->npagesets)
+			continue;
+		rc = zone_input(k->root, era, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
+				sizeof(why));
+		if (rc) {
+			pcp_error("%s", why);
+			break;
+		}
+		for (size_t p = 0; p < z->npagesets; p++) {
+			struct zi_pageset *ps = &z->pagesets[p];
+			struct pcp_expect want;
+
+			if (want_batch >= 0)
+				ps->value[ZI_BATCH] = want_batch;
+			in.batch = ps->value[ZI_BATCH];
+			pcp_expected(&in, &want);
+			if (want.check_high)
+				ps->value[ZI_HIGH] = want.high;
+			if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN)) {
+				ps->value[ZI_HIGH_MIN] = want.high_min;
+				ps->value[ZI_HIGH_MAX] = want.high_max;
+			}
+		}
+	}
+	return rc;
 }
 
 static void write_failed(enum pcp_sysctl s, long value, int rc)
@@ -399,7 +474,8 @@ static enum change_status prepare(struct txn *t)
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
 	if (t->req->dry_run)
-		return CHANGE_DONE;
+		return expect_zones(t->k, t->era, &t->want, &res->zi_after) ? CHANGE_FAILED :
+									     CHANGE_DONE;
 	/* Read first: a file pcpctl may not manage stops the change before any write. */
 	if (t->req->persist != PERSIST_NONE) {
 		if (persist_read(t->k->root, &t->j.persisted))

@@ -84,8 +84,13 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 /* Restore and verify the original values: CHANGE_DONE or CHANGE_ROLLBACK_FAILED. */
 enum change_status apply_session_end(struct kernel *k, struct change_session *s);
 
-/* Whether the kernel takes the value: 0 (its default) or in PCP_BATCH_MAX, PCP_FRACTION_MIN. */
-bool batch_valid(long batch);
+/*
+ * Whether the kernel takes the value: 0 (its default) or 1..max (see
+ * batch_limit), and 0 or PCP_FRACTION_MIN and up.
+ */
+bool batch_valid(long batch, long max);
+/* vm.percpu_pagelist_batch_max under root, or PCP_BATCH_MAX without it. */
+long batch_limit(const struct sysroot *root);
 bool fraction_valid(long fraction);
 
 #endif

@@ -27,11 +27,13 @@ static int parse_value(const char *option, const char *text, long *value)
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-int change_value_usage(bool batch, long value)
+int change_value_usage(const struct sysroot *root, bool batch, long value)
 {
-	if (batch && !batch_valid(value)) {
-		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
-			  value, PCP_BATCH_MAX);
+	long max = batch ? batch_limit(root) : 0;
+
+	if (batch && !batch_valid(value, max)) {
+		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%ld",
+			  value, max);
 		return EXIT_USAGE;
 	}
 	if (!batch && !fraction_valid(value)) {
@@ -151,6 +153,8 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 	if (is_json_context())
 		return;
 	if (dry_run) {
+		puts("expected per zone (now -> after the change):");
+		print_zones(r);
 		puts("dry run: nothing was written");
 		return;
 	}
@@ -210,13 +214,13 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 	if (o->batch) {
 		req.set_batch = true;
 		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
-		    (rc = change_value_usage(true, req.batch)))
+		    (rc = change_value_usage(root, true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
 		if ((rc = parse_value("--fraction", o->fraction, &req.fraction)) ||
-		    (rc = change_value_usage(false, req.fraction)))
+		    (rc = change_value_usage(root, false, req.fraction)))
 			return rc;
 	}
 	return run(root, &req, o->json);

@@ -22,7 +22,10 @@ int cmd_rollback(const struct sysroot *root, bool json);
  * what the transaction left for the command layer to say.
  */
 int change_exit(const struct sysroot *root, enum change_status st);
-/* EXIT_OK, or EXIT_USAGE after saying that value is out of range for --batch or --fraction. */
-int change_value_usage(bool batch, long value);
+/*
+ * EXIT_OK, or EXIT_USAGE after saying that value is out of range for --batch
+ * (up to this kernel's maximum, batch_limit()) or --fraction.
+ */
+int change_value_usage(const struct sysroot *root, bool batch, long value);
 
 #endif

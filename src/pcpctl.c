@@ -202,7 +202,8 @@ static const struct command {
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [options]",
-	  "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
+	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
+	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
 	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
 	  "     --dry-run        validate and print what would change; write nothing\n"

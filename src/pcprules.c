@@ -58,6 +58,18 @@ int pcp_default_batch(enum pcp_era era, uint64_t managed)
 	return batch < 1 ? 1 : batch;
 }
 
+int pcp_patched_batch(const struct pcp_zone_input *in, long requested)
+{
+	int batch = pcp_default_batch(in->era, in->managed);
+	uint64_t quarter = in->managed / PCP_FRACTION_MIN / (in->split ? in->split : 1) / 4;
+
+	if (!requested || batch != PCP_BATCH_CAP)
+		return batch;
+	if (quarter < (uint64_t)batch)
+		quarter = (uint64_t)batch;
+	return (uint64_t)requested < quarter ? (int)requested : (int)quarter;
+}
+
 /* zone_highsize(): a share of the zone split over the node's CPUs, at least 4 batches. */
 static int highsize(const struct pcp_zone_input *in, long fraction)
 {

@@ -30,6 +30,9 @@ int pcp_era_of_release(const char *release, enum pcp_era *era);
 /* A fraction of 1..7 would let pcp lists hold more than an eighth of a zone. */
 #define PCP_FRACTION_MIN 8
 
+/* zone_batchsize() of every zone above about 1 GiB: the only batch the patch replaces. */
+#define PCP_BATCH_CAP 63
+
 /* zone_batchsize(), already raised to at least 1 as the kernel does. */
 int pcp_default_batch(enum pcp_era era, uint64_t managed);
 
@@ -49,6 +52,14 @@ struct pcp_expect {
 };
 
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out);
+
+/*
+ * The batch the kernel patch (v2) gives a zone for vm.percpu_pagelist_batch
+ * = requested (0: the default): the request applies only where
+ * zone_batchsize() is at PCP_BATCH_CAP, and never above a quarter of the
+ * zone's per-CPU share at PCP_FRACTION_MIN unless the zone's own batch is.
+ */
+int pcp_patched_batch(const struct pcp_zone_input *in, long requested);
 
 /* The batch a fraction imposes up to 5.13 (it sets both); -1 in later eras. */
 int pcp_fraction_batch(const struct pcp_zone_input *in);

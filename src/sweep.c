@@ -14,6 +14,7 @@
 #include "change.h"
 #include "msg.h"
 #include "numparse.h"
+#include "pcprules.h"
 #include "plot.h"
 #include "report.h"
 #include "stats.h"
@@ -140,7 +141,7 @@ static int usage_seconds(const char *opt, const char *text, double min, double *
 	return EXIT_OK;
 }
 
-static int make_plan(const struct sweep_opts *o, struct plan *p)
+static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
 	const char *opt = o->batch ? "--batch" : "--fraction";
@@ -165,7 +166,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		if ((rc = change_value_usage(p->batch, p->values[i])))
+		if ((rc = change_value_usage(root, p->batch, p->values[i])))
 			return rc;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
@@ -426,7 +427,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	struct plan p;
 	int rc, end_rc;
 
-	rc = make_plan(o, &p);
+	rc = make_plan(root, o, &p);
 	if (rc)
 		goto out;
 	k = kernel_open(root);

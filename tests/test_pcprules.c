@@ -1,8 +1,8 @@
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after
- * percpu_pagelist_high_fraction=8, our patched 6.1 before and after
- * percpu_pagelist_batch=310, and this machine's 6.18.  (6.12 sets high
+ * percpu_pagelist_high_fraction=8, our patched 6.1 and 7.3 after
+ * percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.  (6.12 sets high
  * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
  */
 #include <setjmp.h>
@@ -40,6 +40,14 @@ static const struct capture captures[] = {
 	/* Our kernel patch on 6.1, before and after vm.percpu_pagelist_batch = 310. */
 	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
 	{ "patched-6.1-4cpu-2node-batch310.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 310 },
+	{ "patched-6.1-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 1007 },
+	/*
+	 * Patch v2 on 7.3 after 310 and its maximum (DMA keeps batch 1).  Its
+	 * boot capture is left out: boot computes high_min/high_max before the
+	 * last memory reaches the zones, and the first change updates them.
+	 */
+	{ "patched-7.3-4cpu-2node-batch310.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 310 },
+	{ "patched-7.3-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 1007 },
 };
 
 static void test_rules_match_real_kernels(void **state)
@@ -64,8 +72,7 @@ static void test_rules_match_real_kernels(void **state)
 				struct pcp_expect ex;
 
 				assert_int_equal(ps->value[ZI_BATCH],
-						 cap->batch ? cap->batch :
-							      pcp_default_batch(cap->era, in.managed));
+						 pcp_patched_batch(&in, cap->batch));
 				pcp_expected(&in, &ex);
 				if (ex.check_high && ps->value[ZI_HIGH] != ex.high)
 					fail_msg("%s node %d zone %s cpu %d: high %d, expected %d",
@@ -83,6 +90,34 @@ static void test_rules_match_real_kernels(void **state)
 		assert_true(checked > 0);
 		zoneinfo_free(&zi);
 	}
+}
+
+static void test_patched_batch_rule(void **state)
+{
+	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .managed = 3840, .split = 2 };
+
+	(void)state;
+	/* A 16 MiB DMA zone keeps its own batch whatever the request. */
+	assert_int_equal(pcp_patched_batch(&in, 310), 1);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 1);
+	/* A 400 MiB zone (batch 31) is below the cap: it keeps 31. */
+	in.managed = 100000;
+	assert_int_equal(pcp_patched_batch(&in, 310), 31);
+	/* A 2 GiB zone on 2 CPUs takes the request, smaller or larger than 63. */
+	in.managed = 500000;
+	assert_int_equal(pcp_patched_batch(&in, 0), 63);
+	assert_int_equal(pcp_patched_batch(&in, 31), 31);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 1007);
+	/* 1 GiB over 16 CPUs: 4 * batch stays within 1/8 of the zone per CPU. */
+	in.managed = 253773;
+	in.split = 16;
+	assert_int_equal(pcp_patched_batch(&in, 1007), 253773 / 8 / 16 / 4);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	/* Over 128 CPUs that quarter (61) is below 63: the zone keeps 63. */
+	in.split = 128;
+	assert_int_equal(pcp_patched_batch(&in, 310), 63);
+	assert_int_equal(pcp_patched_batch(&in, 31), 31);
 }
 
 static void test_era_of_release(void **state)
@@ -128,6 +163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_match_real_kernels),
+		cmocka_unit_test(test_patched_batch_rule),
 		cmocka_unit_test(test_era_of_release),
 		cmocka_unit_test(test_fraction_era_batch),
 	};

@@ -102,6 +102,52 @@ static void test_live_6_18(void **state)
 	zoneinfo_free(&zi);
 }
 
+/* Debian's 7.3 from trixie-backports: Device zones and the highatomic lines. */
+static void test_debian_7_3(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("debian-7.3-4cpu-2node.zoneinfo", &zi);
+	assert_int_equal(zi.nzones, 10);
+	assert_int_equal(zi.npagesets, 16);
+	assert_int_equal(zi.pageset_fields, new_fields);
+	assert_int_equal(find_zone(&zi, 1, "Device")->npagesets, 0);
+	z = find_zone(&zi, 1, "Normal");
+	assert_int_equal(z->field[ZI_MANAGED], 242412);
+	assert_int_equal(z->field[ZI_LOW], 6763);
+	assert_int_equal(z->pagesets[0].value[ZI_BATCH], 63);
+	assert_int_equal(z->pagesets[0].value[ZI_HIGH_MIN], 3381);
+	assert_int_equal(z->pagesets[0].value[ZI_HIGH_MAX], 15031);
+	zoneinfo_free(&zi);
+}
+
+/* Patch v2 on 7.3 at its maximum: DMA keeps batch 1, the large zones take 1007. */
+static void test_patched_7_3_batch_max(void **state)
+{
+	struct zoneinfo zi;
+	const struct zi_zone *z;
+
+	(void)state;
+	parse_fixture("patched-7.3-4cpu-2node-batchmax.zoneinfo", &zi);
+	assert_int_equal(zi.nzones, 8);
+	assert_int_equal(zi.npagesets, 16);
+	z = find_zone(&zi, 0, "DMA");
+	assert_int_equal(z->field[ZI_MANAGED], 3840);
+	for (size_t i = 0; i < z->npagesets; i++) {
+		assert_int_equal(z->pagesets[i].value[ZI_BATCH], 1);
+		assert_int_equal(z->pagesets[i].value[ZI_HIGH_MAX], 240);
+	}
+	z = find_zone(&zi, 1, "Normal");
+	assert_int_equal(z->field[ZI_MANAGED], 253397);
+	for (size_t i = 0; i < z->npagesets; i++) {
+		assert_int_equal(z->pagesets[i].value[ZI_BATCH], 1007);
+		assert_int_equal(z->pagesets[i].value[ZI_HIGH_MAX], 15837);
+	}
+	zoneinfo_free(&zi);
+}
+
 static void test_4_14_sparse_cpus(void **state)
 {
 	struct zoneinfo zi;
@@ -518,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_debian_6_1_cpuless_node),
 		cmocka_unit_test(test_debian_6_12_lazy_high),
 		cmocka_unit_test(test_live_6_18),
+		cmocka_unit_test(test_debian_7_3),
+		cmocka_unit_test(test_patched_7_3_batch_max),
 		cmocka_unit_test(test_4_14_sparse_cpus),
 		cmocka_unit_test(test_newest_mainline_extra_lines),
 		cmocka_unit_test(test_watermark_boost),

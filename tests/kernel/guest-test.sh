@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # Guest half of tests/kernel/run (busybox sh, sourced by the initramfs init).
 #
-# /kt/env sets KT_KIND (patched|stock), KT_SERIES (6.1|6.12), KT_BATCH_MAX and
-# KT_STRICT.  pcpctl, when the host provided one, is /usr/bin/pcpctl.
+# /kt/env sets KT_KIND (patched|stock), KT_SERIES (6.1|6.12|7.3), KT_BATCH_MAX
+# (the maximum the host expects) and KT_STRICT.  pcpctl, when the host provided one, is /usr/bin/pcpctl.
 # Prints one "PASS name", "FAIL name: why" or "SKIP name: why" line per check;
 # lines starting with "# " are transcript; framed blocks are zoneinfo captures.
 
@@ -11,6 +11,8 @@ SYS=/proc/sys/vm
 BATCH=$SYS/percpu_pagelist_batch
 FRAC=$SYS/percpu_pagelist_high_fraction
 MAX=$KT_BATCH_MAX
+[ -r "$SYS/percpu_pagelist_batch_max" ] && MAX=$(cat "$SYS/percpu_pagelist_batch_max")
+TRACE=/sys/kernel/tracing
 WHY=
 
 pass() { echo "PASS $1"; }
@@ -35,14 +37,26 @@ run() {
 	return 0
 }
 
-# Pagesets of /proc/zoneinfo: "node zone cpu count high batch" per line.
+# Pagesets of /proc/zoneinfo: "node zone cpu count high batch high_min
+# high_max" per line ("-" for the last two before 6.13).
 zi_table() {
 	awk '
-	/^Node / { node = $2; sub(",", "", node); zone = $4; next }
-	/^ +cpu: / { cpu = $2; next }
+	function out() { if (cpu != "") print node, zone, cpu, count, high, batch, hmin, hmax; cpu = "" }
+	/^Node / { out(); node = $2; sub(",", "", node); zone = $4; next }
+	/^ +cpu: / { out(); cpu = $2; hmin = hmax = "-"; next }
 	/^ +count: / { count = $2; next }
 	/^ +high: / { high = $2; next }
-	/^ +batch: / { print node, zone, cpu, count, high, $2 }' /proc/zoneinfo
+	/^ +batch: / { batch = $2; next }
+	/^ +high_min: / { hmin = $2; next }
+	/^ +high_max: / { hmax = $2; next }
+	/^ +vm stats threshold:/ || /^  pagesets/ || /^ +node_unreclaimable:/ { out() }
+	END { out() }' /proc/zoneinfo
+}
+
+# "node zone managed" of every zone
+zi_managed() {
+	awk '/^Node / { node = $2; sub(",", "", node); zone = $4 }
+		/^ +managed / { print node, zone, $2 }' /proc/zoneinfo
 }
 
 # Pagesets of `pcpctl show --json` (from stdin), same columns plus high_min high_max.
@@ -57,13 +71,152 @@ json_table() {
 	/"cpu":/ { print v("node"), v("zone"), v("cpu"), v("count"), v("high"), v("batch"), v("high_min"), v("high_max") }'
 }
 
-# all_batch N : every pageset shows batch N
-all_batch() {
+# cpus_of_node N : how many CPUs zone_highsize() splits node N's zones over
+cpus_of_node() {
+	_l=$(cat "/sys/devices/system/node/node$1/cpulist" 2>/dev/null)
+	[ -n "$_l" ] || _l=$(cat /sys/devices/system/cpu/online)
+	echo "$_l" | tr ',' '\n' | awk -F- '{ n += (NF > 1) ? $2 - $1 + 1 : 1 } END { print n + 0 }'
+}
+
+# expect_rule N : "node zone batch" the patch's rule gives each populated zone
+# for vm.percpu_pagelist_batch = N: N only where the boot batch is 63 (the
+# cap of zone_batchsize()), at most a quarter of the zone's per-CPU share at
+# fraction 8 but never below 63; any other zone keeps its boot batch.
+expect_rule() {
+	zi_managed >/tmp/managed
+	for _n in $(awk '{ print $1 }' /tmp/boot.tbl | sort -u); do
+		echo "$_n $(cpus_of_node "$_n")"
+	done >/tmp/split
+	awk -v req="$1" '
+		FILENAME == ARGV[1] { split_of[$1] = $2; next }
+		FILENAME == ARGV[2] { managed[$1 " " $2] = $3; next }
+		{
+			k = $1 " " $2
+			if (k in seen) next
+			seen[k] = 1
+			b = $6
+			if (req != 0 && b == 63) {
+				q = int(int(int(managed[k] / 8) / split_of[$1]) / 4)
+				if (q < 63) q = 63
+				b = req < q ? req : q
+			}
+			print k, b
+		}' /tmp/split /tmp/managed /tmp/boot.tbl
+}
+
+# rule_batch N : every pageset shows the batch expect_rule gives its zone
+rule_batch() {
+	expect_rule "$1" >/tmp/expect
 	zi_table >/tmp/zi
-	_bad=$(awk -v b="$1" '$6 != b' /tmp/zi | wc -l)
-	_n=$(wc -l </tmp/zi)
-	[ "$_n" -gt 0 ] && [ "$_bad" -eq 0 ] && return 0
-	WHY="$_bad of $_n pagesets do not show batch $1: $(awk -v b="$1" '$6 != b { printf "%s/%s/cpu%s=%s ", $1, $2, $3, $6 }' /tmp/zi | cut -c1-200)"
+	awk 'FILENAME == ARGV[1] { want[$1 " " $2] = $3; next }
+		{ n++; k = $1 " " $2; if ($6 != want[k]) { bad++; if (bad < 5) printf "%s/%s/cpu%s=%s (want %s) ", $1, $2, $3, $6, want[k] } }
+		END { if (!n) print "no pagesets"; exit !(n && !bad) }' /tmp/expect /tmp/zi >/tmp/why && return 0
+	WHY="batch $1: $(cat /tmp/why)"
+	return 1
+}
+
+# dma_line : the DMA zone's pagesets, for the transcript
+dma_line() {
+	zi_table | awk '$2 == "DMA" { printf "# DMA node%s cpu%s: batch %s high %s high_min %s high_max %s\n", $1, $3, $6, $5, $7, $8 }'
+}
+
+# within_share : 4 * batch never pushes a pageset's high (or high_max) past
+# the zone's per-CPU share at fraction 8, managed / 8 / CPUs of its node,
+# unless the zone's own batch already does; and all CPUs' lists together
+# stay below the zone's size (patch v1 let a DMA zone's exceed it)
+within_share() {
+	expect_rule 0 >/tmp/own
+	zi_managed >/tmp/managed
+	zi_table >/tmp/zi
+	awk 'FILENAME == ARGV[1] { split_of[$1] = $2; next }
+		FILENAME == ARGV[2] { managed[$1 " " $2] = $3; next }
+		FILENAME == ARGV[3] { own[$1 " " $2] = $3; next }
+		{
+			k = $1 " " $2; h = $5; if ($8 != "-" && $8 > h) h = $8
+			share = int(int(managed[k] / 8) / split_of[$1])
+			if (share < 4 * own[k]) share = 4 * own[k]
+			if (h > share) { printf "%s cpu%s: high %d over the share %d; ", k, $3, h, share; bad++ }
+			sum[k] += h
+		}
+		END {
+			for (k in sum) if (sum[k] >= managed[k]) {
+				printf "%s: %d pages of pcp high, %d managed; ", k, sum[k], managed[k]
+				bad++
+			}
+			exit bad > 0
+		}' /tmp/split /tmp/managed /tmp/own /tmp/zi >/tmp/why && return 0
+	WHY=$(cat /tmp/why)
+	return 1
+}
+
+# values_as TABLE [ZONE] : batch, and the high values set eagerly (high on
+# 6.1, high_min/high_max from 6.13), as in TABLE; only ZONE's when given
+# shellcheck disable=SC2016 # the columns are awk's fields
+values_as() {
+	_cols='$1, $2, $3, $6, $7, $8'
+	[ "$KT_SERIES" = 6.1 ] && _cols='$1, $2, $3, $5, $6'
+	zi_table | awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" >/tmp/va.now
+	awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" "$1" >/tmp/va.ref
+	[ -s /tmp/va.ref ] || {
+		WHY="no ${2:-} pagesets in ${1##*/}"
+		return 1
+	}
+	cmp -s /tmp/va.now /tmp/va.ref && return 0
+	WHY="differs from ${1##*/}: $(diff /tmp/va.ref /tmp/va.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	return 1
+}
+
+# cpu3_cycle : take CPU 3 offline and back
+cpu3_cycle() {
+	echo 0 >/sys/devices/system/cpu/cpu3/online && echo 1 >/sys/devices/system/cpu/cpu3/online
+}
+
+# scale_of B : the shift the patch lets a batch of B scale by (bound 63 << 5)
+scale_of() {
+	_s=5
+	while [ $_s -gt 0 ] && [ $(($1 << _s)) -gt 2016 ]; do _s=$((_s - 1)); done
+	echo $_s
+}
+
+# kprobe events: free_pcppages_bulk's count (pages freed under one zone->lock
+# hold) and calls of setup_pcp_cacheinfo (the PCPF_FREE_HIGH_BATCH recompute)
+HAVE_KPROBE=0
+trace_setup() {
+	mount -t tracefs nodev "$TRACE" 2>/dev/null
+	[ -w "$TRACE/kprobe_events" ] || return 1
+	echo 'p:kt/fbulk free_pcppages_bulk count=%si:s32' >>"$TRACE/kprobe_events" || return 1
+	echo 'p:kt/cinfo setup_pcp_cacheinfo cpu=%di:u32' >>"$TRACE/kprobe_events" 2>/dev/null
+	echo 1 >"$TRACE/events/kt/enable" && echo 4096 >"$TRACE/buffer_size_kb" && HAVE_KPROBE=1
+}
+trace_clear() { : >"$TRACE/trace"; }
+trace_count_max() { # the largest count= of an fbulk event
+	sed -n 's/.* fbulk: .* count=\(-*[0-9]*\).*/\1/p' "$TRACE/trace" | sort -n | tail -n 1
+}
+
+# bulk_free : every CPU fills and frees 64 MiB of tmpfs, then CPU 3 goes
+# offline and back, which drains its lists
+bulk_free() {
+	for _c in 0 1 2 3; do
+		taskset -c "$_c" dd if=/dev/zero of=/tmp/bulk bs=1M count=64 2>/dev/null
+		taskset -c "$_c" rm -f /tmp/bulk
+	done
+	cpu3_cycle
+}
+
+# drain_within B : the largest free per lock hold at batch B stays within the
+# bound, 63 << 5 = 2016 pages (6.12 frees up to free_count in one hold, which
+# may also hold the rest of one THP: 511 pages more)
+drain_within() {
+	_b=$1
+	[ "$_b" = 0 ] && _b=63
+	trace_clear
+	bulk_free
+	_m=$(trace_count_max)
+	_lim=2016
+	[ "$KT_SERIES" = 6.12 ] && _lim=$((2016 + 511))
+	echo "# drain: batch $1, largest free_pcppages_bulk count ${_m:-none}, batch << scale = $((_b << $(scale_of "$_b"))), bound $_lim"
+	[ -n "$_m" ] && [ "$_m" -le "$_lim" ] && return 0
+	WHY="largest count ${_m:-none}, bound $_lim"
 	return 1
 }
 
@@ -151,21 +304,14 @@ rc_is() {
 	return 1
 }
 
-hotplug_keeps() { # N : cpu3 offline and online again, batch N everywhere after
-	[ -e /sys/devices/system/cpu/cpu3/online ] || {
-		WHY="cpu3 cannot be offlined"
-		return 1
-	}
+# hotplug_keeps_rule N : cpu3 offline and online again, the per-zone rule of
+# batch N everywhere while it is offline and after
+hotplug_keeps_rule() {
 	echo 0 >/sys/devices/system/cpu/cpu3/online || {
 		WHY="offlining cpu3 failed"
 		return 1
 	}
-	if zi_table | awk '$3 == 3' | grep -q .; then
-		WHY="cpu3 still listed while offline"
-		echo 1 >/sys/devices/system/cpu/cpu3/online
-		return 1
-	fi
-	all_batch "$1" || {
+	rule_batch "$1" || {
 		WHY="while cpu3 offline: $WHY"
 		echo 1 >/sys/devices/system/cpu/cpu3/online
 		return 1
@@ -178,7 +324,11 @@ hotplug_keeps() { # N : cpu3 offline and online again, batch N everywhere after
 		WHY="cpu3 not listed after onlining"
 		return 1
 	}
-	all_batch "$1"
+	rule_batch "$1"
+}
+
+cpus_online() {
+	cat /sys/devices/system/cpu/online | tr ',' '\n' | awk -F- '{ n += (NF > 1) ? $2 - $1 + 1 : 1 } END { print n }'
 }
 
 # show_agrees_once : pcpctl show --json matches /proc/zoneinfo read around it.
@@ -283,40 +433,124 @@ if [ "$HAVE_PCPCTL" = 1 ]; then
 	check pcpctl-status-json status_agrees
 fi
 
+ktg_section zoneinfo-boot cat /proc/zoneinfo
 if [ "$KT_KIND" = patched ]; then
-	ktg_section zoneinfo-boot cat /proc/zoneinfo
 	check sysctl-present test -e "$BATCH"
 	check sysctl-default-0 sysctl_is "$BATCH" 0
 
 	# --- the kernel interface itself -------------------------------------
+	# The stock values to come back to: boot leaves high_min/high_max as
+	# computed before the last memory was handed to the zones, so a change
+	# and its undo first bring them up to date.
+	echo 8 >"$FRAC"
+	echo 0 >"$FRAC"
+	zi_table >/tmp/stock.tbl
+	check kernel-batch-max-sysctl sysctl_is "$SYS/percpu_pagelist_batch_max" "$KT_BATCH_MAX"
+	check kernel-batch-max-readonly write_fails "$SYS/percpu_pagelist_batch_max" 5
 	echo 310 >"$BATCH"
-	check kernel-batch-310 all_batch 310
+	check kernel-batch-310-rule rule_batch 310
+	check kernel-batch-310-dma-as-stock values_as /tmp/stock.tbl DMA
+	check kernel-batch-310-within-share within_share
 	check kernel-high-ge-4batch high_ok
 	ktg_section zoneinfo-batch310 cat /proc/zoneinfo
 	check kernel-same-value-write sh -c "echo 310 >$BATCH"
-	check kernel-same-value-kept all_batch 310
+	check kernel-same-value-kept rule_batch 310
 	check kernel-reject-max+1 write_fails "$BATCH" $((MAX + 1))
 	check kernel-reject-minus1 write_fails "$BATCH" -1
 	check kernel-reject-4abc write_fails "$BATCH" 4abc
 	check kernel-reject-huge write_fails "$BATCH" 99999999999
 	check kernel-rejects-kept-value sysctl_is "$BATCH" 310
-	check kernel-rejects-kept-batch all_batch 310
+	check kernel-rejects-kept-batch rule_batch 310
 	check kernel-accept-max sh -c "echo $MAX >$BATCH"
-	check kernel-batch-max all_batch "$MAX"
-	echo 310 >"$BATCH"
-	check kernel-hotplug-keeps-310 hotplug_keeps 310
+	check kernel-batch-max-rule rule_batch "$MAX"
+	check kernel-batch-max-dma-as-stock values_as /tmp/stock.tbl DMA
+	check kernel-batch-max-within-share within_share
+	ktg_section zoneinfo-batchmax cat /proc/zoneinfo
+	# Batches only: onlining a CPU recomputes every zone with one CPU more
+	# than its node has (zone_pcp_update(zone, 1)), so the stock kernel
+	# itself leaves other nodes' high_min/high_max lower until the next change.
+	for b in 310 "$MAX"; do
+		echo "$b" >"$BATCH"
+		check "kernel-hotplug-keeps-$b" hotplug_keeps_rule "$b"
+	done
 	echo 8 >"$FRAC"
-	check kernel-fraction-keeps-batch all_batch 310
+	check kernel-fraction-keeps-batch rule_batch "$MAX"
 	check kernel-fraction-high-ge-4batch high_ok
+	check kernel-fraction-within-share within_share
 	echo 0 >"$FRAC"
 	echo 0 >"$BATCH"
 	check kernel-reset-0 batches_as_boot
+	check kernel-reset-0-values values_as /tmp/stock.tbl
+
+	# --- pages per zone->lock hold, and the cache flag ----------------------
+	if trace_setup; then
+		for b in 0 310 "$MAX"; do
+			echo "$b" >"$BATCH"
+			check "kernel-drain-bound-$b" drain_within "$b"
+		done
+		echo 0 >"$BATCH"
+		if grep -q cinfo "$TRACE/kprobe_events"; then
+			for b in 310 0; do
+				trace_clear
+				echo "$b" >"$BATCH"
+				_n=$(grep -c ' cinfo: ' "$TRACE/trace")
+				_cpus=$(cpus_online)
+				echo "# cache flag: $_n setup_pcp_cacheinfo calls after batch $b, $_cpus CPUs online"
+				if [ "$_n" = "$_cpus" ]; then
+					pass "kernel-cache-flag-recomputed-$b"
+				else
+					fail "kernel-cache-flag-recomputed-$b" "$_n recomputes for $_cpus online CPUs"
+				fi
+			done
+		elif [ "$KT_SERIES" != 6.1 ]; then
+			fail kernel-cache-flag "no kprobe on setup_pcp_cacheinfo"
+		fi
+		# KT_MEASURE=1: page_fault1 throughput per batch with the largest
+		# free per lock hold during it, for patches/README.md (TCG figures)
+		if [ "${KT_MEASURE:-0}" = 1 ] && [ "$HAVE_PCPCTL" = 1 ]; then
+			# set first: the sweep then restores the same batch, and the
+			# trace holds nothing from another value
+			for b in 63 127 310 "$MAX"; do
+				pcpctl set --batch "$b" >/dev/null 2>&1
+				trace_clear
+				run pcpctl sweep --batch "$b" --duration 5 --warmup 1 --runs 3
+				echo "# measure: batch $b, largest free_pcppages_bulk count $(trace_count_max), bound 2016"
+			done
+			pcpctl reset >/dev/null 2>&1
+		fi
+		echo 0 >"$TRACE/events/kt/enable"
+	else
+		fail kernel-drain-bound "no kprobe events on free_pcppages_bulk (tracefs, CONFIG_KPROBE_EVENTS)"
+	fi
+	echo 0 >"$BATCH"
 
 	if [ "$HAVE_SET" = 1 ]; then
 		# --- pcpctl on a patched kernel ----------------------------------
+		run pcpctl set --batch 310 --dry-run
+		check pcpctl-dry-run-310-exit rc_is 0
+		if grep -q 'zone DMA32  *batch 63 -> 310;' /tmp/out &&
+			grep -q 'zone DMA  *batch 1;' /tmp/out; then
+			pass pcpctl-dry-run-310-zones
+		else
+			fail pcpctl-dry-run-310-zones "no per-zone expectation (DMA32 63 -> 310, DMA 1)"
+		fi
+		run pcpctl set --batch "$MAX"
+		check pcpctl-set-max-exit rc_is 0
+		check pcpctl-set-max-rule rule_batch "$MAX"
+		check pcpctl-set-max-dma values_as /tmp/stock.tbl DMA
+		dma_line
+		run pcpctl set --batch $((MAX + 1))
+		check pcpctl-set-max+1-exit2 rc_is 2
+		if grep -q "1\.\.$MAX" /tmp/out; then
+			pass pcpctl-set-max+1-range
+		else
+			fail pcpctl-set-max+1-range "the message does not give 1..$MAX"
+		fi
+		check pcpctl-set-max+1-unchanged sysctl_is "$BATCH" "$MAX"
 		run pcpctl set --batch 310
 		check pcpctl-set-310-exit rc_is 0
-		check pcpctl-set-310-batch all_batch 310
+		check pcpctl-set-310-batch rule_batch 310
+		check pcpctl-set-310-dma values_as /tmp/stock.tbl DMA
 		check pcpctl-set-310-sysctl sysctl_is "$BATCH" 310
 		check pcpctl-set-310-high high_ok
 		check pcpctl-status-310 status_agrees
@@ -330,11 +564,12 @@ if [ "$KT_KIND" = patched ]; then
 		run pcpctl set --batch 63 --dry-run
 		check pcpctl-dry-run-exit rc_is 0
 		check pcpctl-dry-run-unchanged unchanged 310
-		check pcpctl-hotplug-keeps-310 hotplug_keeps 310
+		check pcpctl-hotplug-keeps-310 hotplug_keeps_rule 310
 		run pcpctl reset
 		check pcpctl-reset-exit rc_is 0
 		check pcpctl-reset-sysctl sysctl_is "$BATCH" 0
 		check pcpctl-reset-batch batches_as_boot
+		check pcpctl-reset-values values_as /tmp/stock.tbl
 
 		# The fraction write fails after the batch write succeeded: pcpctl
 		# must roll the batch back and exit 1.  A read-only bind mount is

@@ -38,10 +38,62 @@ kt_need_boot_tools() {
 	kt_need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
 }
 
+# The machine's own Debian archive URIs (deb822 sources or one-line
+# sources.list), read at run time so that no host name sits in the tree.
+kt_debian_uris() {
+	{
+		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			awk 'BEGIN { RS = ""; FS = "\n" }
+			/(^|\n)Suites:[^\n]*(bookworm|trixie)([ \t]|\n|$)/ {
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i); print $i }
+			}'
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" && $0 ~ / (bookworm|trixie) / {
+				for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }'
+	} | tr ' ' '\n' | grep -v -e security -e '^$' | awk '!seen[$0]++'
+}
+
+# Private apt configuration for trixie-backports (linux-source-7.3 and the
+# stock 7.3 kernel): the machine's sources stay untouched and the index lives
+# in the cache.  kt_bpo TOOL ARGS... runs apt-get or apt-cache with it.
+kt_bpo() {
+	local tool=$1 d=$KT_CACHE/apt-bpo uris
+	shift
+	local opts=(-o Dir::Etc::sourceparts="$d/sources.list.d"
+		-o Dir::Etc::sourcelist=/dev/null -o Dir::State::lists="$d/lists"
+		-o Dir::Cache::archives="$d/archives" -o Dir::Cache::pkgcache=
+		-o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+	if [ ! -f "$d/.updated" ]; then
+		uris=$(kt_debian_uris | tr '\n' ' ')
+		[ -n "$uris" ] || kt_die "no Debian URIs found in the machine's apt sources"
+		mkdir -p "$d/sources.list.d" "$d/lists/partial" "$d/archives/partial"
+		printf '%s\n' 'Types: deb' "URIs: ${uris% }" 'Suites: trixie-backports' \
+			'Components: main' \
+			'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+			>"$d/sources.list.d/bpo.sources"
+		kt_log "apt-get update of trixie-backports (private configuration in $d)"
+		TMPDIR=/var/tmp apt-get "${opts[@]}" update >&2 ||
+			kt_die "apt-get update of trixie-backports failed"
+		touch "$d/.updated"
+	fi
+	TMPDIR=/var/tmp "$tool" "${opts[@]}" "$@"
+}
+
+# kt_apt SERIES TOOL ARGS... : apt-get or apt-cache with the sources that
+# carry SERIES: the machine's own, or trixie-backports for 7.3.
+kt_apt() {
+	local series=$1
+	shift
+	if [ "$series" = 7.3 ]; then kt_bpo "$@"; else "$@"; fi
+}
+
 # kt_debian_kernel_pkg SERIES : newest Debian cloud kernel package name of a
-# series (6.1 or 6.12).  PCPCTL_DEBIAN_KPKG_6_1 / _6_12 override it.
+# series (6.1, 6.12 or 7.3).  PCPCTL_DEBIAN_KPKG_6_1 / _6_12 / _7_3 override
+# it.  trixie-backports splits the image out of linux-image-*: its
+# linux-binary-* package holds the vmlinuz.
 kt_debian_kernel_pkg() {
-	local series=$1 var pat
+	local series=$1 var pat prefix=linux-image-
 	var=PCPCTL_DEBIAN_KPKG_${series//./_}
 	if [ -n "${!var:-}" ]; then
 		echo "${!var}"
@@ -50,9 +102,10 @@ kt_debian_kernel_pkg() {
 	case $series in
 	6.1) pat='^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' ;;
 	6.12) pat='^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$' ;;
+	7.3) pat='^linux-binary-7\.3\.[0-9]+\+deb13-cloud-amd64$' prefix=linux-binary- ;;
 	*) kt_die "unknown kernel series $series" ;;
 	esac
-	apt-cache pkgnames linux-image-6. | grep -E "$pat" | sort -V | tail -n1
+	kt_apt "$series" apt-cache pkgnames "$prefix" | grep -E "$pat" | sort -V | tail -n1
 }
 
 # kt_debian_kernel SERIES : download and unpack a stock Debian kernel into the
@@ -66,19 +119,19 @@ kt_debian_kernel() {
 		kt_log "fetching $pkg"
 		rm -rf "$dir"
 		mkdir -p "$dir/deb"
-		(cd "$dir/deb" && apt-get download "$pkg" >&2)
+		(cd "$dir/deb" && kt_apt "$series" apt-get download "$pkg" >&2)
 		deb=$(ls "$dir"/deb/*.deb)
 		dpkg-deb -x "$deb" "$dir/root"
 		dpkg-deb -f "$deb" Package Version >"$dir/package"
 		touch "$dir/.done"
 	fi
-	ls "$dir"/root/boot/vmlinuz-* | head -n1
+	# 6.x packages keep it in /boot, trixie-backports' in /usr/lib/modules
+	find "$dir/root" -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' | sort | head -n1
 }
 
 # kt_debian_kernel_version VMLINUZ : "package version" line recorded at unpack.
 kt_debian_kernel_desc() {
-	local d
-	d=$(dirname "$(dirname "$(dirname "$1")")")
+	local d=${1%%/root/*}
 	if [ -f "$d/package" ]; then tr '\n' ' ' <"$d/package" | sed 's/ $//'; fi
 }
 
@@ -205,7 +258,35 @@ kt_transcript() {
 
 # kt_source_version SERIES : Debian version of linux-source-SERIES.
 kt_source_version() {
-	dpkg-query -W -f='${Version}' "linux-source-$1"
+	if [ "$1" = 7.3 ]; then
+		cat "$KT_CACHE/src-7.3/version"
+	else
+		dpkg-query -W -f='${Version}' "linux-source-$1"
+	fi
+}
+
+# kt_need_source SERIES : install linux-source-SERIES; 7.3 is fetched from
+# trixie-backports into the cache instead, leaving the machine's packages as
+# they are.  Prints the path of the source tarball.
+kt_need_source() {
+	local series=$1 d=$KT_CACHE/src-7.3 deb
+	if [ "$series" != 7.3 ]; then
+		kt_need_pkgs "linux-source-$series"
+		echo "/usr/src/linux-source-$series.tar.xz"
+		return
+	fi
+	if [ ! -f "$d/.done" ]; then
+		rm -rf "$d"
+		mkdir -p "$d/deb"
+		(cd "$d/deb" && kt_bpo apt-get download linux-source-7.3 >&2) ||
+			kt_die "cannot download linux-source-7.3"
+		deb=$(ls "$d"/deb/linux-source-7.3_*.deb)
+		dpkg-deb -x "$deb" "$d/root"
+		dpkg-deb -f "$deb" Version >"$d/version"
+		rm -f "$deb"
+		touch "$d/.done"
+	fi
+	echo "$d/root/usr/src/linux-source-7.3.tar.xz"
 }
 
 # kt_build_kernel SERIES PATCH CONFIG_FRAGMENT : build (or reuse) a tinyconfig
@@ -213,17 +294,19 @@ kt_source_version() {
 # empty); prints the path of the cached bzImage.  The cache key is a hash of
 # the patch, the config fragment, the source package version and this
 # function's recipe, so a repeated call with the same inputs builds nothing.
-KT_BUILD_RECIPE=1
+# Only the diff of the patch counts: a reworded commit message reuses the build.
+KT_BUILD_RECIPE=2
 kt_build_kernel() {
 	local series=$1 patch=$2 frag=$3 srcver key dir img tarball line opt val got
 	frag=$(readlink -f "$frag")
 	[ -z "$patch" ] || patch=$(readlink -f "$patch")
-	kt_need_pkgs "linux-source-$series" build-essential flex bison bc \
-		libelf-dev libssl-dev cpio xz-utils python3
+	kt_need_pkgs build-essential flex bison bc libelf-dev libssl-dev cpio \
+		xz-utils python3
+	tarball=$(kt_need_source "$series")
 	srcver=$(kt_source_version "$series")
 	key=$({
 		echo "recipe $KT_BUILD_RECIPE series $series source $srcver"
-		[ -n "$patch" ] && cat "$patch"
+		[ -n "$patch" ] && sed -n '/^diff --git /,$p' "$patch"
 		cat "$frag"
 	} | sha256sum | cut -c1-16)
 	img=$KT_CACHE/kernels/$series-$key.bzImage
@@ -232,7 +315,6 @@ kt_build_kernel() {
 		echo "$img"
 		return 0
 	fi
-	tarball=/usr/src/linux-source-$series.tar.xz
 	[ -f "$tarball" ] || kt_die "$tarball missing"
 	dir=$KT_CACHE/build/$series-$key
 	rm -rf "$dir"
@@ -249,18 +331,28 @@ kt_build_kernel() {
 		./scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
 		make -s ARCH=x86_64 olddefconfig >&2
 	)
-	# every option of the fragment must have survived olddefconfig
+	# every option of the fragment that this tree knows must have survived
+	# olddefconfig (7.3 folded PROC_SYSCTL into SYSCTL, for one)
+	find "$dir" -name 'Kconfig*' -exec grep -hE '^[[:space:]]*(menu)?config ' {} + |
+		awk '{ print "CONFIG_" $2 }' | sort -u >"$dir/.kt-symbols"
 	while IFS= read -r line; do
 		case $line in CONFIG_*=*) ;; *) continue ;; esac
 		opt=${line%%=*}
 		val=${line#*=}
+		if ! grep -qxF "$opt" "$dir/.kt-symbols"; then
+			kt_log "$series: $opt does not exist in this tree, not checked"
+			continue
+		fi
 		got=$(grep -E "^$opt=" "$dir/.config" | cut -d= -f2- || true)
 		[ "$got" = "$val" ] || kt_die "$series: $opt=$val requested, .config has '${got:-unset}'"
 	done <"$frag"
+	local t0=$SECONDS
 	(cd "$dir" && make -s ARCH=x86_64 -j"$(($(nproc) + 1))" bzImage >&2) ||
 		kt_die "kernel $series build failed in $dir"
+	kt_log "kernel $series ($key) built in $((SECONDS - t0)) s"
 	cp "$dir/arch/x86/boot/bzImage" "$img.tmp"
 	cp "$dir/.config" "$img.config"
+	cp "$dir/System.map" "$img.map"
 	mv "$img.tmp" "$img"
 	[ -n "${KT_KEEP_BUILD:-}" ] || rm -rf "$dir"
 	echo "$img"

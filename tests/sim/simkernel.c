@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "c.h"
 #include "kernel.h"
 #include "numparse.h"
@@ -147,10 +148,10 @@ static long next_write_number(struct kernel *k)
 	return n;
 }
 
-static bool valid_value(enum pcp_sysctl s, long v)
+static bool valid_value(const struct kernel *k, enum pcp_sysctl s, long v)
 {
 	if (s == SYSCTL_BATCH)
-		return v >= 0 && v <= PCP_BATCH_MAX;
+		return v >= 0 && v <= batch_limit(k->root);
 	return v == 0 || (v >= PCP_FRACTION_MIN && v <= INT_MAX);
 }
 
@@ -169,7 +170,7 @@ static void recompute_zone(const struct kernel *k, enum pcp_era era, const long 
 	if (zone_split_cpus(k->root, z, &in.split))
 		in.split = (unsigned)z->npagesets;
 	if (have[SYSCTL_BATCH] && value[SYSCTL_BATCH])
-		in.batch = (int)value[SYSCTL_BATCH];
+		in.batch = pcp_patched_batch(&in, value[SYSCTL_BATCH]);
 	else if (era == ERA_FRACTION)
 		in.batch = pcp_fraction_batch(&in);
 	else
@@ -323,7 +324,7 @@ static int set_value(struct kernel *k, enum pcp_sysctl s, long value, long nth)
 	rc = kernel_read_sysctl_file(k, s, &current);
 	if (rc)
 		return rc;
-	if (!valid_value(s, value))
+	if (!valid_value(k, s, value))
 		return -EINVAL;
 	if (value == current)
 		return 0;
