@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * How fast read() fills a buffer that starts at a given offset from a page
  * boundary.  pcpctl reads zoneinfo into a page-aligned buffer because on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installation rules: man page, completions, kernel patches, Ansible collection.
 # The .deb is built from debian/ (dpkg-buildpackage), not here.
 # Included from the top-level CMakeLists.txt after include(GNUInstallDirs).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bash completion for pcpctl(8)                           -*- shell-script -*-
 #
 # Options may stand before or after the command (popt reorders them); each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the parsers of command-line and sysctl values.  The
  * first byte selects the parser (and its bounds); the rest, up to the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the fuzz targets share: an invariant that fails loudly, as a crash. */
 #ifndef PCPCTL_FUZZ_CHECK_H
 #define PCPCTL_FUZZ_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the journal parser, the gate between a file in
  * /run/pcpctl and sysctl writes.  The first byte's low bit says whether to

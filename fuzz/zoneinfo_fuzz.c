@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: zoneinfo_parse over arbitrary bytes, then a walk of the
  * model it built that checks every invariant the commands rely on.  The same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The change transaction behind set, reset and rollback: validate, lock,
  * journal, write, verify against zoneinfo, and on any failure restore the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcpctl set, reset and rollback: requests in, reports out. */
 #ifndef PCPCTL_CHANGE_H
 #define PCPCTL_CHANGE_H

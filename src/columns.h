@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Static column tables drive every output format (table, JSON, raw, pairs)
  * through libsmartcols, and the -o lists and --help that name them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sets of CPU or node ids given in the kernel's list syntax ("0-3,8"). */
 #ifndef PCPCTL_IDLIST_H
 #define PCPCTL_IDLIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The journal that makes a change crash-safe (src/lock.h serialises
  * changes): the old value of every sysctl a change is about to write, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The narrow interface through which pcpctl reads and changes the kernel:
  * zoneinfo, and the pcp sysctls.  The live kernel implements it over files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel interface over the real files under the sysroot. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Messages to stderr, exit codes: the contract documented in pcpctl(8). */
 #ifndef PCPCTL_MSG_H
 #define PCPCTL_MSG_H

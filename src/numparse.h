@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict number parsing for command-line values and kernel text. */
 #ifndef PCPCTL_NUMPARSE_H
 #define PCPCTL_NUMPARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rows of cells built once from a column selection, and the two writers
  * that print them: libsmartcols, for tables on a terminal (where it fits

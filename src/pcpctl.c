@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pcpctl: show and tune the page allocator's per-CPU page lists.
  * This file is the command table: each command's options, help and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * How each kernel generation derives pcp batch and high from the sysctls,
  * so that a change can be verified against zoneinfo (and simulated in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --persist: the pcp settings in etc/sysctl.d/90-pcpctl.conf, so that
  * systemd-sysctl applies them at boot.  The file holds only our keys.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Least privilege: what pcpctl keeps, and whether it may write a sysctl. */
 #ifndef PCPCTL_PRIVS_H
 #define PCPCTL_PRIVS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcpctl show: pagesets and per-zone summaries. */
 #ifndef PCPCTL_SHOW_H
 #define PCPCTL_SHOW_H

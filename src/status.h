@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcpctl status: the kernel release and its pcp interfaces. */
 #ifndef PCPCTL_STATUS_H
 #define PCPCTL_STATUS_H

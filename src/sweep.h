@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pcpctl sweep: the batch (or fraction) experiment of the kernel mails. */
 #ifndef PCPCTL_SWEEP_H
 #define PCPCTL_SWEEP_H

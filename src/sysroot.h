@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Every path pcpctl reads or writes, taken relative to a root prefix
  * (--sysroot), so the same binary runs against fixture trees.  As

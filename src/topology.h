@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which CPUs the kernel splits a zone's high over: those of the zone's node. */
 #ifndef PCPCTL_TOPOLOGY_H
 #define PCPCTL_TOPOLOGY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The model of /proc/zoneinfo that every command works from, and the parser
  * that builds it.  The parser is a pure function of the text: it reads no

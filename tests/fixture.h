@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* For CMocka tests: a zoneinfo fixture parsed, or the test failed with why. */
 #ifndef PCPCTL_TESTS_FIXTURE_H
 #define PCPCTL_TESTS_FIXTURE_H

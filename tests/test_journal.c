@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The journal's text: what a change writes is what a rollback reads, and damage is refused. */
 #include <errno.h>
 #include <setjmp.h>

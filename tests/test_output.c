@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The streaming writer must print exactly what libsmartcols prints for the
  * same rows, in every format, so that output does not depend on whether

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after

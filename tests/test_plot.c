@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_plot.c - the sweep chart is well-formed SVG with one element per point
  *

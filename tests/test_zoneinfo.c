@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The parser against real kernels' zoneinfo and against damaged text. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest side of tests/kernel/lib.sh (busybox sh).  Installed as /kt/lib.sh in
 # the initramfs; everything the guest prints goes to ttyS1 on the host.
 

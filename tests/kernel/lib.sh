@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared pieces for booting kernels under QEMU (TCG) with a busybox initramfs.
 #
 # Sourced by tests/kernel/capture-zoneinfo and tests/kernel/run.

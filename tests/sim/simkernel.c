@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A simulated kernel behind the kernel interface, for tests of the change
  * transaction.  Its state is a sysroot tree: proc/zoneinfo (a real capture
