@@ -25,8 +25,7 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* The rename is durable only once the directory's entry is on disk too. */
-static int sync_dir(const char *dir)
+int sync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = 0;

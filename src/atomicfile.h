@@ -17,4 +17,10 @@
  */
 int atomic_write_file(const char *path, const char *data, size_t len);
 
+/*
+ * fsync(2) the directory dir: a rename or unlink in it is durable only once
+ * its entry is on disk too.  0 or a negative errno.
+ */
+int sync_dir(const char *dir);
+
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "lock.h"
 #include "msg.h"
 #include "numparse.h"
@@ -76,18 +77,6 @@ void journal_files_free(struct journal_files *f)
 	f->path = f->tmp = f->dir = NULL;
 }
 
-static int sync_dir_at(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
 /*
  * Whole or not at all: the text goes to a temporary file, fsync'ed, then
  * renamed over the journal, so a crash leaves the old journal (or none)
@@ -124,7 +113,7 @@ int journal_write_at(const struct journal_files *f, const struct journal *j)
 	if (!rc && rename(f->tmp, f->path) < 0)
 		rc = -errno;
 	if (!rc)
-		rc = sync_dir_at(f->dir);
+		rc = sync_dir(f->dir);
 	if (rc) {
 		pcp_error("cannot write the journal %s: %s", f->path, strerror(-rc));
 		unlink(f->tmp);
@@ -136,7 +125,7 @@ int journal_remove_at(const struct journal_files *f)
 {
 	if (unlink(f->path) < 0 && errno != ENOENT)
 		return -errno;
-	return sync_dir_at(f->dir);
+	return sync_dir(f->dir);
 }
 
 int journal_write(const struct sysroot *root, const struct journal *j)
