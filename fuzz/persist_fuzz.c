@@ -16,10 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "c.h"
 #include "check.h"
 #include "persist.h"
+#include "sysroot.h"
 
 static char root[64], again[64], file[128];
+static struct sysroot *root_sr, *again_sr;
 
 static void cleanup(void)
 {
@@ -28,7 +31,7 @@ static void cleanup(void)
 	char path[128];
 
 	for (int i = 0; i < 2; i++)
-		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+		for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
 			snprintf(path, sizeof(path), "%s%s", i ? again : root, parts[p]);
 			remove(path);
 		}
@@ -50,6 +53,9 @@ static void setup(void)
 		CHECK(mkdir(dir, 0755) == 0);
 	}
 	snprintf(file, sizeof(file), "%s/etc/sysctl.d/90-pcpctl.conf", root);
+	root_sr = sysroot_open(root);
+	again_sr = sysroot_open(again);
+	CHECK(root_sr && again_sr);
 	atexit(cleanup);
 }
 
@@ -65,14 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(write(fd, data, size) == (ssize_t)size);
 	close(fd);
 
-	rc = persist_read(root, &p);
+	rc = persist_read(root_sr, &p);
 	CHECK(rc == 0 || rc == -EPERM);
 	if (rc)
 		return 0;
 	for (int s = 0; s < NSYSCTLS; s++)
 		CHECK(!p.have[s] || (p.value[s] >= 0 && p.value[s] <= INT_MAX));
-	CHECK(persist_write(again, &p) == 0);
-	CHECK(persist_read(again, &back) == 0);
+	CHECK(persist_write(again_sr, &p) == 0);
+	CHECK(persist_read(again_sr, &back) == 0);
 	CHECK(persist_same(&p, &back));
 	return 0;
 }
