@@ -36,7 +36,7 @@ _pcpctl()
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
 	local commands='show status set reset rollback sweep export'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--interval|--count)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--interval|--count)'
 
 	# Find the command, whether -s/--summary was given, and "--" (sweep's COMMAND).
 	local cmd='' summary='' i w skip=''
@@ -90,7 +90,7 @@ _pcpctl()
 		_filedir -d
 		return
 		;;
-	--csv | --plot)
+	--csv | --plot | --workload-log)
 		_filedir
 		return
 		;;
@@ -110,7 +110,8 @@ _pcpctl()
 	status | rollback) opts=() ;;
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
-	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot) ;;
+	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
+		--workload-log) ;;
 	export)
 		# Prometheus text only: no --json.
 		common=(--sysroot -h --help -V --version)
@@ -124,7 +125,7 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --tasks --duration --warmup --runs --metric --csv --plot)
+			--persist --tasks --duration --warmup --runs --metric --csv --plot --workload-log)
 		;;
 	*) return ;;
 	esac

@@ -94,6 +94,7 @@ static struct poptOption sweep_options[] = {
 	{ "metric", '\0', POPT_ARG_STRING, &opt.sweep.metric, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &opt.sweep.plot, 0, NULL, NULL },
+	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -235,6 +236,7 @@ static const struct command {
 	  "                      instead of runs per second\n"
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
+	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
 	  NULL, true, true },

@@ -1,6 +1,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "c.h"
@@ -120,6 +122,7 @@ struct plan {
 	long tasks, runs;
 	double duration, warmup;
 	int *cpus;
+	int log_fd;		/* the workload's output: stderr or --workload-log */
 };
 
 static int usage_number(const char *opt, const char *text, long min, long max, long *v)
@@ -149,6 +152,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	p->log_fd = STDERR_FILENO;
 	if (!o->batch == !o->fraction) {
 		pcp_error("sweep needs exactly one of --batch or --fraction, e.g. --batch 31:527:31");
 		return EXIT_USAGE;
@@ -182,6 +186,18 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
 	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))))
 		return rc;
+	if (o->workload_log && !o->command) {
+		pcp_error("--workload-log keeps an external workload's output: give its command after --");
+		return EXIT_USAGE;
+	}
+	if (o->workload_log) {
+		p->log_fd = open(o->workload_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (p->log_fd < 0) {
+			p->log_fd = STDERR_FILENO;
+			pcp_error("cannot write %s: %s", o->workload_log, strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
 	p->cpus = calloc((size_t)p->tasks, sizeof(*p->cpus));
 	if (!p->cpus)
 		return EXIT_FAIL;
@@ -189,6 +205,59 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		if (CPU_ISSET(cpu, &allowed))
 			p->cpus[n++] = cpu;
 	return EXIT_OK;
+}
+
+/* The command as a shell would take it back, for messages. */
+static void print_command(FILE *f, char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		fputs(i ? " " : "", f);
+		if (*a && !a[strcspn(a, " \t\n'\"\\$`*?[]{}();&|<>!#~")]) {
+			fputs(a, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (; *a; a++)
+			if (*a == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*a, f);
+		fputc('\'', f);
+	}
+}
+
+/*
+ * Run the external workload once.  A run that ends badly is reported here,
+ * with what the admin needs to reproduce it, and gives -ECANCELED.
+ */
+static int run_external(const struct sweep_opts *o, const struct plan *p, const char *regex,
+			double *wall, double *metric)
+{
+	struct ext_io io = { .log_fd = p->log_fd };
+	int status = 0, rc;
+
+	rc = ext_run(o->command, regex, &io, &stop_requested, wall, metric, &status);
+	if (rc == -EINTR || (rc == 0 && status == 0))
+		return rc;
+	fputs("pcpctl: the workload \"", stderr);
+	print_command(stderr, o->command);
+	if (rc == 0 || rc == -ENOMSG || rc == -EBADMSG) {
+		if (status)
+			fprintf(stderr, "\" exited with status %d", status);
+		else if (rc == -ENOMSG)
+			fprintf(stderr, "\" printed nothing that matches --metric '%s'", regex);
+		else
+			fprintf(stderr, "\" printed a match of --metric '%s' that is no number",
+				regex);
+	} else {
+		fprintf(stderr, "\" could not be run: %s", strerror(-rc));
+	}
+	if (io.last_err[0])
+		fprintf(stderr, "; its last line on stderr: %s", io.last_err);
+	fputc('\n', stderr);
+	return -ECANCELED;
 }
 
 /* Run the workload R times at the current setting; samples are ops/s (or the metric). */
@@ -199,9 +268,8 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 
 	if (o->command && p->warmup > 0) {
 		double wall, metric;
-		int status;
 
-		rc = ext_run(o->command, NULL, &stop_requested, &wall, &metric, &status);
+		rc = run_external(o, p, NULL, &wall, &metric);
 		if (rc)
 			return rc;
 	}
@@ -209,14 +277,9 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 	for (long r = 0; r < p->runs && !rc; r++) {
 		double *samples = NULL, wall, metric;
 		size_t n = 0;
-		int status;
 
 		if (o->command) {
-			rc = ext_run(o->command, o->metric, &stop_requested, &wall, &metric, &status);
-			if (!rc && status != 0) {
-				pcp_error("the workload exited with status %d", status);
-				rc = -ECHILD;
-			}
+			rc = run_external(o, p, o->metric, &wall, &metric);
 			if (!rc) {
 				samples = malloc(sizeof(*samples));
 				if (!samples)
@@ -464,7 +527,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			break;
 		rc = measure(o, &p, pt);
 		if (rc) {
-			if (rc != -EINTR)
+			if (rc != -EINTR && rc != -ECANCELED)
 				pcp_error("measuring %s %ld failed: %s", p.batch ? "batch" : "fraction",
 					  pt->value, strerror(-rc));
 			rc = EXIT_FAIL;
@@ -502,6 +565,8 @@ out:
 	free(pts);
 	free(p.values);
 	free(p.cpus);
+	if (p.log_fd != STDERR_FILENO)
+		close(p.log_fd);
 	if (k)
 		k->ops->close(k);
 	return rc;

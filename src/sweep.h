@@ -12,6 +12,7 @@ struct sweep_opts {
 	const char *tasks, *duration, *warmup, *runs;
 	const char *metric;		/* --metric REGEX, with an external command */
 	const char *csv, *plot;		/* output files */
+	const char *workload_log;	/* the external workload's stdout and stderr */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
 };

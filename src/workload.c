@@ -374,9 +374,69 @@ struct outbuf {
 	size_t len, cap;
 };
 
-/* Read what the pipe has; -EAGAIN when empty for now, 0 at EOF, 1 after
- * reading something. */
-static int outbuf_read(struct outbuf *b, int fd)
+/* The workload's words for the log; a log that fails loses them, not the run. */
+static void pass_on(int log_fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(log_fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+/* The line of stderr being read, and the last one finished. */
+struct errtail {
+	char cur[EXT_LAST_LINE];
+	size_t len;
+	char *last;		/* EXT_LAST_LINE bytes, or NULL to keep none */
+};
+
+static void errtail_end_line(struct errtail *t)
+{
+	if (t->len && t->last) {
+		memcpy(t->last, t->cur, t->len);
+		t->last[t->len] = '\0';
+	}
+	t->len = 0;
+}
+
+static void errtail_add(struct errtail *t, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n' || c == '\r')
+			errtail_end_line(t);
+		else if (t->len < sizeof(t->cur) - 1)
+			/* the line ends up in a message on a terminal */
+			t->cur[t->len++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+}
+
+/* Copy the workload's stderr to the log; -EAGAIN when empty for now, 0 at
+ * EOF, 1 after reading something. */
+static int errtail_read(struct errtail *t, int fd, int log_fd)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return errno == EINTR ? 1 : -errno;
+	if (n == 0)
+		return 0;
+	pass_on(log_fd, buf, (size_t)n);
+	errtail_add(t, buf, (size_t)n);
+	return 1;
+}
+
+/* Read what the pipe has (a copy to log_fd); -EAGAIN when empty for now, 0
+ * at EOF, 1 after reading something. */
+static int outbuf_read(struct outbuf *b, int fd, int log_fd)
 {
 	size_t end;
 	ssize_t n;
@@ -399,6 +459,7 @@ static int outbuf_read(struct outbuf *b, int fd)
 		return errno == EINTR ? 1 : -errno;
 	if (n == 0)
 		return 0;
+	pass_on(log_fd, b->data + b->len, (size_t)n);
 	/* regexec stops at a NUL: keep the text after one searchable */
 	for (end = b->len + (size_t)n; b->len < end; b->len++)
 		if (b->data[b->len] == '\0')
@@ -409,14 +470,27 @@ static int outbuf_read(struct outbuf *b, int fd)
 
 /* What the group wrote before it was killed.  Stragglers that left the
  * group may hold the pipe open forever: take what is there, never wait. */
-static int outbuf_drain(struct outbuf *b, int fd)
+static int outbuf_drain(struct outbuf *b, int fd, int log_fd)
 {
 	int rc;
 
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
 		return -errno;
-	while ((rc = outbuf_read(b, fd)) == 1)
+	while ((rc = outbuf_read(b, fd, log_fd)) == 1)
 		;
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+/* Likewise for stderr: a straggler may hold it open. */
+static int errtail_drain(struct errtail *t, int fd, int log_fd)
+{
+	int rc;
+
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
+		return -errno;
+	while ((rc = errtail_read(t, fd, log_fd)) == 1)
+		;
+	errtail_end_line(t);
 	return rc == -EAGAIN ? 0 : rc;
 }
 
@@ -454,7 +528,8 @@ static int parse_metric(const regex_t *re, const char *text, double *metric)
 }
 
 __attribute__((noreturn))
-static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
+static void ext_child(char *const argv[], int nullfd, int outfd, int stderr_fd,
+		      int errfd)
 {
 	sigset_t none;
 	int e;
@@ -464,8 +539,8 @@ static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	if (dup2(nullfd, STDIN_FILENO) < 0 ||
-	    (outfd >= 0 && dup2(outfd, STDOUT_FILENO) < 0)) {
+	if (dup2(nullfd, STDIN_FILENO) < 0 || dup2(outfd, STDOUT_FILENO) < 0 ||
+	    dup2(stderr_fd, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {
 		execvp(argv[0], argv);
@@ -484,15 +559,17 @@ static int exit_code(int status)
 	return WEXITSTATUS(status);
 }
 
-int ext_run(char *const argv[], const char *metric_regex,
+int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 	    volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status)
 {
 	struct outbuf out = { 0 };
+	struct errtail tail = { .last = io ? io->last_err : NULL };
 	struct timespec t0, t1;
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	regex_t re;
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, wlog[2] = { -1, -1 };
+	int log_fd = io ? io->log_fd : STDERR_FILENO;
 	int nullfd = -1, pidfd = -1, status = 0, e, rc = 0;
 	bool have_re = false, exited = false;
 	pid_t pid = -1;
@@ -500,6 +577,8 @@ int ext_run(char *const argv[], const char *metric_regex,
 
 	if (!argv || !argv[0])
 		return -EINVAL;
+	if (io)
+		io->last_err[0] = '\0';
 	if (metric_regex) {
 		if (regcomp(&re, metric_regex, REG_EXTENDED) != 0)
 			return -EINVAL;
@@ -509,7 +588,7 @@ int ext_run(char *const argv[], const char *metric_regex,
 			goto done;
 		}
 	}
-	if (pipe2(errp, O_CLOEXEC) < 0 ||
+	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(wlog, O_CLOEXEC) < 0 ||
 	    (nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
 		rc = -errno;
 		goto done;
@@ -522,11 +601,12 @@ int ext_run(char *const argv[], const char *metric_regex,
 		goto done;
 	}
 	if (pid == 0)
-		ext_child(argv, nullfd, outp[1], errp[1]);
+		ext_child(argv, nullfd, outp[1] >= 0 ? outp[1] : log_fd, wlog[1], errp[1]);
 	/* both sides set the group: whichever runs first, kill(-pid) works */
 	setpgid(pid, pid);
 	close_fd(&errp[1]);
 	close_fd(&outp[1]);
+	close_fd(&wlog[1]);
 	close_fd(&nullfd);
 
 	pidfd = (int)pidfd_open(pid, 0);
@@ -545,24 +625,33 @@ int ext_run(char *const argv[], const char *metric_regex,
 
 	pfd[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = outp[0], .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = wlog[0], .events = POLLIN };
 	while (!exited) {
 		/* poll is never restarted after a handler: *stop is seen */
 		if (stopped(stop)) {
 			rc = -EINTR;
 			goto done;
 		}
-		if (poll(pfd, 2, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
 			goto done;
 		}
 		if (pfd[1].revents) {
-			rc = outbuf_read(&out, outp[0]);
+			rc = outbuf_read(&out, outp[0], log_fd);
 			if (rc < 0)
 				goto done;
 			if (rc == 0)
 				pfd[1].fd = -1;
+			rc = 0;
+		}
+		if (pfd[2].revents) {
+			rc = errtail_read(&tail, wlog[0], log_fd);
+			if (rc < 0)
+				goto done;
+			if (rc == 0)
+				pfd[2].fd = -1;
 			rc = 0;
 		}
 		if (pfd[0].revents) {
@@ -577,8 +666,10 @@ done:
 		if (reap(pid, &status, 0) < 0 && rc == 0)
 			rc = -errno;
 	}
+	if (rc == 0)
+		rc = errtail_drain(&tail, wlog[0], log_fd);
 	if (rc == 0 && have_re) {
-		rc = outbuf_drain(&out, outp[0]);
+		rc = outbuf_drain(&out, outp[0], log_fd);
 		if (rc == 0)
 			rc = parse_metric(&re, out.data ? out.data : "", metric);
 	}
@@ -597,5 +688,7 @@ done:
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
+	close_fd(&wlog[0]);
+	close_fd(&wlog[1]);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -208,22 +209,22 @@ static void test_ext_metric(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL,
+	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL, NULL,
 				 &wall, &metric, &status), 0);
 	assert_true(metric == 12.5);
 	assert_int_equal(status, 3);
 	assert_true(wall > 0 && wall < 5);
 
 	/* no group: the whole match */
-	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL,
+	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL, NULL,
 				 NULL, &metric, NULL), 0);
 	assert_true(metric == 12.5);
-	assert_int_equal(ext_run(argv, "nothing like it", NULL,
+	assert_int_equal(ext_run(argv, "nothing like it", NULL, NULL,
 				 &wall, &metric, &status), -ENOMSG);
 	assert_int_equal(status, 3);
-	assert_int_equal(ext_run(argv, "result: (.*)", NULL,
+	assert_int_equal(ext_run(argv, "result: (.*)", NULL, NULL,
 				 NULL, &metric, NULL), -EBADMSG);
-	assert_int_equal(ext_run(argv, "(", NULL, NULL, &metric, NULL), -EINVAL);
+	assert_int_equal(ext_run(argv, "(", NULL, NULL, NULL, &metric, NULL), -EINVAL);
 	assert_no_children();
 }
 
@@ -237,13 +238,43 @@ static void test_ext_status(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(plain, NULL, NULL, &wall, NULL, &status), 0);
+	assert_int_equal(ext_run(plain, NULL, NULL, NULL, &wall, NULL, &status), 0);
 	assert_int_equal(status, 0);
 	assert_true(wall >= 0);
-	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, NULL, &status), 0);
 	assert_int_equal(status, 128 + SIGKILL);
-	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, &status), -ENOENT);
-	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, NULL, &status), -ENOENT);
+	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_no_children();
+}
+
+/* Everything the workload writes reaches the log, none of it our stdout. */
+static void test_ext_io(void **state)
+{
+	char *const argv[] = { "sh", "-c",
+		"echo out=5; echo first >&2; printf 'last\\tline\\n\\n' >&2; exit 3", NULL };
+	char *const quiet[] = { "true", NULL };
+	struct ext_io io = { .log_fd = memfd_create("log", MFD_CLOEXEC) };
+	double metric = -1;
+	char log[256] = "";
+	int status = -1;
+	ssize_t n;
+
+	(void)state;
+	assert_true(io.log_fd >= 0);
+	assert_int_equal(ext_run(argv, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(status, 3);
+	/* the last non-empty line, its control characters made visible */
+	assert_string_equal(io.last_err, "last?line");
+	assert_int_equal(ext_run(argv, "out=([0-9]+)", &io, NULL, NULL, &metric, NULL), 0);
+	assert_true(metric == 5);
+	n = pread(io.log_fd, log, sizeof(log) - 1, 0);
+	assert_true(n > 0);
+	/* stdout and stderr in the log, twice: a captured stdout is copied too */
+	assert_string_equal(log, "out=5\nfirst\nlast\tline\n\nout=5\nfirst\nlast\tline\n\n");
+	assert_int_equal(ext_run(quiet, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_string_equal(io.last_err, "");
+	close(io.log_fd);
 	assert_no_children();
 }
 
@@ -254,7 +285,7 @@ static void test_ext_straggler(void **state)
 	double metric = -1, t0 = now();
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, &metric,
+	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
 	assert_true(now() - t0 < 5);
@@ -268,7 +299,7 @@ static void test_ext_stop(void **state)
 
 	(void)state;
 	stop_after(0.2);
-	assert_int_equal(ext_run(argv, "late=([0-9]+)", &stop, NULL, &metric,
+	assert_int_equal(ext_run(argv, "late=([0-9]+)", NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
 	assert_true(now() - t0 < 2);
 	assert_true(metric == -1);
@@ -286,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_pf1_offline_cpu),
 		cmocka_unit_test(test_ext_metric),
 		cmocka_unit_test(test_ext_status),
+		cmocka_unit_test(test_ext_io),
 		cmocka_unit_test(test_ext_straggler),
 		cmocka_unit_test(test_ext_stop),
 	};
