@@ -20,6 +20,7 @@
 #include "report.h"
 #include "stats.h"
 #include "sysload.h"
+#include "welch.h"
 #include "workload.h"
 
 static int parse_one(const char *s, size_t len, long *v)
@@ -96,6 +97,53 @@ struct point {
 	struct sysload_point load;
 	bool measured;
 };
+
+/*
+ * The highest Hmean, and whether Welch's t-test on the samples finds it
+ * better than the runner-up: a best value that is not significantly better
+ * is reported as such, and not marked on the chart.
+ */
+struct verdict {
+	size_t best, runner_up;	/* SIZE_MAX when there is none */
+	bool significant;
+	bool tested;		/* p holds a value */
+	double p;
+	const char *why;	/* when untested: why not */
+};
+
+static struct verdict judge(const struct point *pts, size_t n)
+{
+	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
+	struct welch w;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v.best == SIZE_MAX || pts[i].st.hmean > pts[v.best].st.hmean) {
+			v.runner_up = v.best;
+			v.best = i;
+		} else if (v.runner_up == SIZE_MAX ||
+			   pts[i].st.hmean > pts[v.runner_up].st.hmean) {
+			v.runner_up = i;
+		}
+	}
+	if (v.runner_up == SIZE_MAX) {
+		v.why = "only one value was measured";
+		return v;
+	}
+	switch (welch_test(pts[v.best].samples, pts[v.best].nsamples,
+			   pts[v.runner_up].samples, pts[v.runner_up].nsamples, &w)) {
+	case 0:
+		v.tested = true;
+		v.p = w.p;
+		v.significant = w.t > 0 && w.p < WELCH_ALPHA;
+		break;
+	case -EINVAL:
+		v.why = "a point has fewer than 2 samples; use a longer --duration or more --runs";
+		break;
+	default:
+		v.why = "the samples have no spread to test";
+	}
+	return v;
+}
 
 static volatile sig_atomic_t stop_requested;
 
@@ -382,32 +430,55 @@ static void print_points(const struct point *pts, size_t n)
 	close_json_array();
 }
 
-/* What a sweep came to: in JSON every point; in text (after the rows) the best one. */
-static int print_result(const struct sweep_opts *o, const struct plan *p,
-			const struct point *pts, size_t n, size_t best, bool restored)
+/* The text line that names the best value, or says there is none. */
+static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
+			       const struct point *pts, const struct verdict *v, bool restored)
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
+	const struct point *b = &pts[v->best];
 
+	if (v->significant)
+		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
+		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+	else if (v->tested)
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
+		       "but against %s %ld Welch p = %.3g", parameter, parameter, b->value,
+		       b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+	else
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
+		       "untested: %s", parameter, parameter, b->value, b->st.hmean, unit(o), v->why);
+	printf("%s\n", restored ? "; the settings from before are restored" : "");
+}
+
+/* What a sweep came to: in JSON every point; in text (after the rows) the verdict. */
+static int print_result(const struct sweep_opts *o, const struct plan *p,
+			const struct point *pts, size_t n, const struct verdict *v, bool restored)
+{
 	new_json_obj(o->json);
-	print_string(PRINT_JSON, "parameter", "%s", parameter);
+	print_string(PRINT_JSON, "parameter", "%s", p->batch ? "batch" : "fraction");
 	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
 	print_long(PRINT_JSON, "tasks", "%ld", p->tasks);
 	print_points(pts, n);
-	if (best < n) {
+	if (v->best < n) {
 		open_json_object("best");
-		print_string(PRINT_FP, NULL, "best: %s", parameter);
-		print_long(PRINT_ANY, "value", " %ld", pts[best].value);
-		print_double(PRINT_JSON, "hmean", "%.3f", pts[best].st.hmean);
-		print_double(PRINT_FP, NULL, ", %.1f", pts[best].st.hmean);
-		print_string(PRINT_FP, NULL, " %s", unit(o));
+		print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
+		print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
+		print_bool(PRINT_JSON, "significant", "%s", v->significant);
+		if (v->runner_up < n)
+			print_long(PRINT_JSON, "runner_up", "%ld", pts[v->runner_up].value);
+		else
+			print_null(PRINT_JSON, "runner_up", "%s", "");
+		if (v->tested)
+			print_double(PRINT_JSON, "p", "%.6g", v->p);
+		else
+			print_null(PRINT_JSON, "p", "%s", "");
 		close_json_object();
+		if (!o->json)
+			print_verdict_text(o, p, pts, v, restored);
 	} else {
 		print_null(PRINT_JSON, "best", "%s", "");
 	}
 	print_bool(PRINT_JSON, "restored", "%s", restored);
-	if (best < n)
-		print_string(PRINT_FP, NULL, "%s\n",
-			     restored ? "; the settings from before are restored" : "");
 	return delete_json_obj();
 }
 
@@ -485,7 +556,8 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	struct change_session session;
 	struct point *pts = NULL;
 	struct kernel *k = NULL;
-	size_t done = 0, best = SIZE_MAX;
+	size_t done = 0;
+	struct verdict verdict;
 	struct plan p;
 	int rc, end_rc;
 
@@ -533,8 +605,6 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			rc = EXIT_FAIL;
 			break;
 		}
-		if (best == SIZE_MAX || pt->st.hmean > pts[best].st.hmean)
-			best = done;
 		if (!o->json)
 			print_row(pt, &pts[0]);
 	}
@@ -552,11 +622,13 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 
 	while (measured < p.n && pts[measured].measured)
 		measured++;
-	if (print_result(o, &p, pts, measured, best, end_rc == EXIT_OK) && !rc)
+	verdict = judge(pts, measured);
+	if (print_result(o, &p, pts, measured, &verdict, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
-	if (measured && o->plot && write_plot(o, o->plot, pts, measured, best, p.batch) && !rc)
+	if (measured && o->plot && write_plot(o, o->plot, pts, measured,
+					       verdict.significant ? verdict.best : PLOT_NO_BEST, p.batch) && !rc)
 		rc = EXIT_FAIL;
 out:
 	if (pts)

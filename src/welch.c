@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * welch.c - Welch's t-test and the Student t distribution it needs
+ */
+#include "welch.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+
+#include "stats.h"
+
+/* Enough for the continued fraction below at any df a sweep produces;
+ * it converges in O(sqrt(max(a, b))) terms. */
+#define CF_MAX_TERMS 10000
+#define CF_EPS (4 * DBL_EPSILON)
+#define CF_TINY 1e-300
+
+/*
+ * The continued fraction for I_x(a, b) (DLMF 8.17.22), evaluated with the
+ * modified Lentz method; good for x < (a + 1) / (a + b + 2).
+ */
+static int betainc_cf(double a, double b, double x, double *out)
+{
+	double f = CF_TINY, c = f, d = 0;
+
+	for (int j = 1; j <= CF_MAX_TERMS; j++) {
+		double num, delta;
+		int m = j - 1;	/* the fraction's d_m; the first numerator is 1 */
+
+		if (m == 0) {
+			num = 1;
+		} else if (m % 2) {
+			double k = (m - 1) / 2;
+
+			num = -(a + k) * (a + b + k) * x / ((a + 2 * k) * (a + 2 * k + 1));
+		} else {
+			double k = m / 2;
+
+			num = k * (b - k) * x / ((a + 2 * k - 1) * (a + 2 * k));
+		}
+		d = 1 + num * d;
+		if (fabs(d) < CF_TINY)
+			d = CF_TINY;
+		c = 1 + num / c;
+		if (fabs(c) < CF_TINY)
+			c = CF_TINY;
+		d = 1 / d;
+		delta = c * d;
+		f *= delta;
+		if (fabs(delta - 1) < CF_EPS) {
+			*out = f;
+			return 0;
+		}
+	}
+	return -EDOM;
+}
+
+int welch_betainc(double a, double b, double x, double *out)
+{
+	double front, cf;
+	bool mirror;
+	int rc;
+
+	if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1) || !isfinite(a) || !isfinite(b))
+		return -EDOM;
+	if (x == 0 || x == 1) {
+		*out = x;
+		return 0;
+	}
+	/* the fraction converges fast only left of the mean; mirror the rest */
+	mirror = x > (a + 1) / (a + b + 2);
+	if (mirror) {
+		double t = a;
+
+		a = b;
+		b = t;
+		x = 1 - x;
+	}
+	rc = betainc_cf(a, b, x, &cf);
+	if (rc)
+		return rc;
+	front = exp(a * log(x) + b * log1p(-x) + lgamma(a + b) - lgamma(a) - lgamma(b)) / a;
+	*out = mirror ? 1 - front * cf : front * cf;
+	return 0;
+}
+
+int welch_t_pvalue(double t, double df, double *p)
+{
+	if (!(df > 0) || isnan(t))
+		return -EDOM;
+	if (isinf(t)) {
+		*p = 0;
+		return 0;
+	}
+	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+	return welch_betainc(df / 2, 0.5, df / (df + t * t), p);
+}
+
+/* Mean and the squared standard error of the mean. */
+static int mean_se2(const double *x, size_t n, double *mean, double *se2)
+{
+	double sd;
+	int rc;
+
+	if (n < 2)
+		return -EINVAL;
+	if ((rc = stats_mean(x, n, mean)) || (rc = stats_stddev(x, n, &sd)))
+		return rc;
+	*se2 = sd * sd / (double)n;
+	return 0;
+}
+
+int welch_test(const double *a, size_t na, const double *b, size_t nb, struct welch *out)
+{
+	double ma, mb, sa, sb, se2, t, df, p;
+	int rc;
+
+	if ((rc = mean_se2(a, na, &ma, &sa)) || (rc = mean_se2(b, nb, &mb, &sb)))
+		return rc;
+	se2 = sa + sb;
+	if (!(se2 > 0))
+		return -EDOM;
+	t = (ma - mb) / sqrt(se2);
+	df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	if ((rc = welch_t_pvalue(t, df, &p)))
+		return rc;
+	*out = (struct welch){ .t = t, .df = df, .p = p };
+	return 0;
+}
