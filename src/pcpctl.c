@@ -13,6 +13,7 @@
 
 #include "c.h"
 #include "change.h"
+#include "compare.h"
 #include "export.h"
 #include "journal.h"
 #include "msg.h"
@@ -32,6 +33,7 @@ static struct {
 	struct show_opts show;
 	struct change_opts change;
 	struct sweep_opts sweep;
+	struct compare_opts compare;
 	const char *sysroot;
 	const char *export_file;
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist;
@@ -95,6 +97,12 @@ static struct poptOption sweep_options[] = {
 	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &opt.sweep.plot, 0, NULL, NULL },
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption compare_options[] = {
+	{ "label", '\0', POPT_ARG_ARGV, &opt.compare.labels, 0, NULL, NULL },
+	{ "csv", '\0', POPT_ARG_STRING, &opt.compare.csv, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -164,6 +172,14 @@ static int run_sweep(const struct sysroot *root, char *const *args)
 	opt.sweep.json = opt.json;
 	opt.sweep.command = args;
 	return cmd_sweep(root, &opt.sweep);
+}
+
+static int run_compare(const struct sysroot *root, char *const *args)
+{
+	(void)root;
+	opt.compare.json = opt.json;
+	opt.compare.files = args;
+	return cmd_compare(&opt.compare);
 }
 
 static const struct command {
@@ -240,6 +256,14 @@ static const struct command {
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
 	  NULL, true, true },
+	{ "compare", run_compare, compare_options,
+	  "sweeps side by side: Hmean, change, significance",
+	  "[--label NAME]... [options] FILE.json FILE.json...",
+	  "     --label NAME     the column of the next file (default: its host and kernel,\n"
+	  "                      else its name); once per file or never\n"
+	  "     --csv FILE       also write the cells as CSV\n"
+	  " -J, --json           print the table as JSON\n",
+	  NULL, false, true },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
@@ -291,6 +315,7 @@ static void command_usage(FILE *out, const struct command *cmd)
 /* Every table that may hold an option, the command's own and the others. */
 static struct poptOption *const all_tables[] = {
 	common_options, show_options, set_options, reset_options, sweep_options, export_options,
+	compare_options,
 };
 
 static const struct poptOption *option_in(const struct poptOption *t, const char *longname,
@@ -318,7 +343,7 @@ static bool takes_value(const char *longname, char shortname)
 {
 	const struct poptOption *o = any_option(longname, shortname);
 
-	return o && o->argInfo == POPT_ARG_STRING;
+	return o && (o->argInfo == POPT_ARG_STRING || o->argInfo == POPT_ARG_ARGV);
 }
 
 /*
@@ -410,8 +435,13 @@ static void free_option_strings(void)
 	/* popt hands string arguments over as malloc'ed copies. */
 	for (size_t i = 0; i < ARRAY_SIZE(all_tables); i++)
 		for (const struct poptOption *o = all_tables[i]; o->longName; o++)
-			if (o->argInfo == POPT_ARG_STRING)
+			if (o->argInfo == POPT_ARG_STRING) {
 				free(*(char **)o->arg);
+			} else if (o->argInfo == POPT_ARG_ARGV && *(char ***)o->arg) {
+				for (char **a = *(char ***)o->arg; *a; a++)
+					free(*a);
+				free(*(char ***)o->arg);
+			}
 }
 
 int main(int argc, const char **argv)
