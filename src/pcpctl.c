@@ -97,6 +97,8 @@ static struct poptOption sweep_options[] = {
 	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &opt.sweep.plot, 0, NULL, NULL },
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
+	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
+	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -243,7 +245,11 @@ static const struct command {
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
 	  "     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
 	  "     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
-	  "     --tasks N        page_fault1 processes, one pinned per CPU (default: all)\n"
+	  "     --tasks LIST     task counts, each point measured with each: 1,2,4 or\n"
+	  "                      25%,50%,100% of the CPUs (default: all); page_fault1\n"
+	  "                      runs one process per CPU, a COMMAND gets PCPCTL_TASKS\n"
+	  "     --with-fraction N  hold the fraction at N while sweeping --batch\n"
+	  "     --with-batch N   hold the batch at N while sweeping --fraction\n"
 	  "     --duration S     seconds measured per run (default 10)\n"
 	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
 	  "                      any S > 0 means one unmeasured run first\n"

@@ -14,6 +14,7 @@
 #include "apply.h"
 #include "c.h"
 #include "change.h"
+#include "hostinfo.h"
 #include "msg.h"
 #include "numparse.h"
 #include "plot.h"
@@ -90,7 +91,8 @@ int sweep_parse_values(const char *text, long **values, size_t *n)
 }
 
 struct point {
-	long value;
+	long value, tasks;
+	long high;		/* the largest pcp high after applying value; -1 unknown */
 	double *samples;
 	size_t nsamples;
 	struct stats_summary st;
@@ -111,12 +113,15 @@ struct verdict {
 	const char *why;	/* when untested: why not */
 };
 
-static struct verdict judge(const struct point *pts, size_t n)
+/* The verdict among the points with this many tasks. */
+static struct verdict judge(const struct point *pts, size_t n, long tasks)
 {
 	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
 	struct welch w;
 
 	for (size_t i = 0; i < n; i++) {
+		if (pts[i].tasks != tasks)
+			continue;
 		if (v.best == SIZE_MAX || pts[i].st.hmean > pts[v.best].st.hmean) {
 			v.runner_up = v.best;
 			v.best = i;
@@ -167,7 +172,11 @@ struct plan {
 	bool batch;		/* sweeping batch, else fraction */
 	long *values;
 	size_t n;
-	long tasks, runs;
+	long *tasks;		/* the task counts, each point measured with each */
+	size_t ntasks;
+	long max_tasks, runs;
+	bool pinned;		/* the other setting held at pin for every point */
+	long pin;
 	double duration, warmup;
 	int *cpus;
 	int log_fd;		/* the workload's output: stderr or --workload-log */
@@ -189,6 +198,49 @@ static int usage_seconds(const char *opt, const char *text, double min, double *
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * --tasks: "1,2,4" or "25%,50%,100%" of the CPUs this process may use,
+ * rounded up; a count given twice (also after rounding) is measured once.
+ */
+static int parse_tasks(const char *text, long ncpus, struct plan *p)
+{
+	const char *s = text;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		bool pct = len > 0 && s[len - 1] == '%';
+		char buf[16];
+		long v, *more;
+		size_t i;
+
+		if (len == 0 || len >= sizeof(buf) ||
+		    (memcpy(buf, s, len - pct), buf[len - pct] = '\0',
+		     parse_long(buf, 1, pct ? 100 : ncpus, &v))) {
+			pcp_error("--tasks \"%s\": give counts from 1 to %ld or percentages of them "
+				  "(e.g. 1,2 or 50%%,100%%)", text, ncpus);
+			return EXIT_USAGE;
+		}
+		if (pct)
+			v = (ncpus * v + 99) / 100;
+		for (i = 0; i < p->ntasks && p->tasks[i] != v; i++)
+			;
+		if (i == p->ntasks) {
+			more = realloc(p->tasks, (p->ntasks + 1) * sizeof(*more));
+			if (!more) {
+				pcp_error("out of memory");
+				return EXIT_FAIL;
+			}
+			p->tasks = more;
+			p->tasks[p->ntasks++] = v;
+			if (v > p->max_tasks)
+				p->max_tasks = v;
+		}
+		if (!s[len])
+			return EXIT_OK;
+		s += len + 1;
+	}
 }
 
 static int make_plan(const struct sweep_opts *o, struct plan *p)
@@ -225,12 +277,30 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 		return EXIT_FAIL;
 	}
 	ncpus = CPU_COUNT(&allowed);
-	p->tasks = ncpus;
 	p->runs = 1;
 	p->duration = 10;
 	p->warmup = 2;
-	if ((o->tasks && (rc = usage_number("--tasks", o->tasks, 1, ncpus, &p->tasks))) ||
-	    (o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
+	if ((rc = parse_tasks(o->tasks ? o->tasks : "100%", ncpus, p)))
+		return rc;
+	if (o->plot && p->ntasks > 1) {
+		pcp_error("--plot draws one task count: give one --tasks, or plot each sweep apart");
+		return EXIT_USAGE;
+	}
+	if (o->with_batch || o->with_fraction) {
+		const char *with = o->with_batch ? o->with_batch : o->with_fraction;
+
+		if (!o->with_batch == !o->batch || (o->with_batch && o->with_fraction)) {
+			pcp_error("pin the setting that is not swept: --batch with --with-fraction, "
+				  "--fraction with --with-batch");
+			return EXIT_USAGE;
+		}
+		if ((rc = usage_number(o->with_batch ? "--with-batch" : "--with-fraction", with, 0,
+				       INT_MAX, &p->pin)) ||
+		    (rc = change_value_usage(!p->batch, p->pin)))
+			return rc;
+		p->pinned = true;
+	}
+	if ((o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
 	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
 	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))))
 		return rc;
@@ -246,10 +316,10 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 			return EXIT_FAIL;
 		}
 	}
-	p->cpus = calloc((size_t)p->tasks, sizeof(*p->cpus));
+	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
 	if (!p->cpus)
 		return EXIT_FAIL;
-	for (int cpu = 0, n = 0; n < p->tasks; cpu++)
+	for (int cpu = 0, n = 0; n < p->max_tasks; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
 			p->cpus[n++] = cpu;
 	return EXIT_OK;
@@ -280,11 +350,17 @@ static void print_command(FILE *f, char *const *argv)
  * Run the external workload once.  A run that ends badly is reported here,
  * with what the admin needs to reproduce it, and gives -ECANCELED.
  */
-static int run_external(const struct sweep_opts *o, const struct plan *p, const char *regex,
-			double *wall, double *metric)
+static int run_external(const struct sweep_opts *o, const struct plan *p, long pt_tasks,
+			const char *regex, double *wall, double *metric)
 {
 	struct ext_io io = { .log_fd = p->log_fd };
 	int status = 0, rc;
+	char tasks[24];
+
+	/* an external workload sizes itself to the point's task count */
+	snprintf(tasks, sizeof(tasks), "%ld", pt_tasks);
+	if (setenv("PCPCTL_TASKS", tasks, 1) < 0)
+		return -errno;
 
 	rc = ext_run(o->command, regex, &io, &stop_requested, wall, metric, &status);
 	if (rc == -EINTR || (rc == 0 && status == 0))
@@ -317,7 +393,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 	if (o->command && p->warmup > 0) {
 		double wall, metric;
 
-		rc = run_external(o, p, NULL, &wall, &metric);
+		rc = run_external(o, p, pt->tasks, NULL, &wall, &metric);
 		if (rc)
 			return rc;
 	}
@@ -327,7 +403,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		size_t n = 0;
 
 		if (o->command) {
-			rc = run_external(o, p, o->metric, &wall, &metric);
+			rc = run_external(o, p, pt->tasks, o->metric, &wall, &metric);
 			if (!rc) {
 				samples = malloc(sizeof(*samples));
 				if (!samples)
@@ -339,7 +415,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			}
 		} else {
 			struct pf1_config cfg = {
-				.cpus = p->cpus, .ncpus = (size_t)p->tasks, .duration_s = p->duration,
+				.cpus = p->cpus, .ncpus = (size_t)pt->tasks, .duration_s = p->duration,
 				.warmup_s = p->warmup, .stop = &stop_requested,
 			};
 
@@ -376,12 +452,17 @@ static const char *unit(const struct sweep_opts *o)
 
 static void print_header(const struct sweep_opts *o, const struct plan *p)
 {
-	printf("sweep of %s over %zu values: %s, %ld task%s, %ld run%s per point\n",
-	       p->batch ? "batch" : "fraction", p->n, o->command ? o->command[0] : "page_fault1",
-	       p->tasks, p->tasks == 1 ? "" : "s", p->runs, p->runs == 1 ? "" : "s");
-	printf("%8s %14s %14s %14s %7s %8s %12s %12s %10s %s\n", p->batch ? "BATCH" : "FRACTION",
-	       unit(o), "MIN", "MAX", "COV%", "CHANGE%", "PGALLOC", "PGFREE", "PGFAULT",
-	       "DISTURBED");
+	printf("sweep of %s over %zu values: %s, ", p->batch ? "batch" : "fraction", p->n,
+	       o->command ? o->command[0] : "page_fault1");
+	for (size_t i = 0; i < p->ntasks; i++)
+		printf("%s%ld", i ? "," : "", p->tasks[i]);
+	printf(" task%s, %ld run%s per point", p->max_tasks == 1 ? "" : "s", p->runs,
+	       p->runs == 1 ? "" : "s");
+	if (p->pinned)
+		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
+	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %12s %12s %10s %s\n",
+	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
+	       "CHANGE%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -389,7 +470,12 @@ static void print_row(const struct point *pt, const struct point *first)
 	double change = 0;
 
 	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
-	printf("%8ld %14.1f %14.1f %14.1f ", pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+	printf("%8ld %5ld ", pt->value, pt->tasks);
+	if (pt->high >= 0)
+		printf("%7ld", pt->high);
+	else
+		printf("%7s", "-");
+	printf(" %14.1f %14.1f %14.1f ", pt->st.hmean, pt->st.min, pt->st.max);
 	if (pt->st.has_cv)
 		printf("%7.2f", 100 * pt->st.cv);
 	else
@@ -408,6 +494,11 @@ static void print_points(const struct point *pts, size_t n)
 
 		open_json_object(NULL);
 		print_long(PRINT_JSON, "value", "%ld", pt->value);
+		print_long(PRINT_JSON, "tasks", "%ld", pt->tasks);
+		if (pt->high >= 0)
+			print_long(PRINT_JSON, "high", "%ld", pt->high);
+		else
+			print_null(PRINT_JSON, "high", "%s", "");
 		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
 		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
 		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
@@ -432,11 +523,14 @@ static void print_points(const struct point *pts, size_t n)
 
 /* The text line that names the best value, or says there is none. */
 static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
-			       const struct point *pts, const struct verdict *v, bool restored)
+			       const struct point *pts, const struct verdict *v, long tasks,
+			       const char *end)
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
 
+	if (p->ntasks > 1)
+		printf("with %ld task%s, ", tasks, tasks == 1 ? "" : "s");
 	if (v->significant)
 		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
 		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
@@ -447,38 +541,81 @@ static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
 	else
 		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
 		       "untested: %s", parameter, parameter, b->value, b->st.hmean, unit(o), v->why);
-	printf("%s\n", restored ? "; the settings from before are restored" : "");
+	printf("%s\n", end);
 }
 
-/* What a sweep came to: in JSON every point; in text (after the rows) the verdict. */
-static int print_result(const struct sweep_opts *o, const struct plan *p,
-			const struct point *pts, size_t n, const struct verdict *v, bool restored)
+static void print_verdict_json(const char *key, const struct point *pts, size_t n,
+			       const struct verdict *v, long tasks)
 {
+	if (v->best >= n) {
+		print_null(PRINT_JSON, key, "%s", "");
+		return;
+	}
+	open_json_object(key);
+	if (!key)
+		print_long(PRINT_JSON, "tasks", "%ld", tasks);
+	print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
+	print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
+	print_bool(PRINT_JSON, "significant", "%s", v->significant);
+	if (v->runner_up < n)
+		print_long(PRINT_JSON, "runner_up", "%ld", pts[v->runner_up].value);
+	else
+		print_null(PRINT_JSON, "runner_up", "%s", "");
+	if (v->tested)
+		print_double(PRINT_JSON, "p", "%.6g", v->p);
+	else
+		print_null(PRINT_JSON, "p", "%s", "");
+	close_json_object();
+}
+
+/*
+ * What a sweep came to: in JSON every point; in text (after the rows) a
+ * verdict per task count.  v has one per p->tasks; "best" is the one of
+ * the largest task count, the one a sweep without --tasks has.
+ */
+static int print_result(const struct sweep_opts *o, const struct plan *p,
+			const struct hostinfo *host, const struct point *pts, size_t n,
+			const struct verdict *v, bool restored)
+{
+	size_t last = SIZE_MAX, top = 0;
+
+	for (size_t t = 0; t < p->ntasks; t++) {
+		if (v[t].best < n)
+			last = t;
+		if (p->tasks[t] == p->max_tasks)
+			top = t;
+	}
 	new_json_obj(o->json);
 	print_string(PRINT_JSON, "parameter", "%s", p->batch ? "batch" : "fraction");
 	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
-	print_long(PRINT_JSON, "tasks", "%ld", p->tasks);
-	print_points(pts, n);
-	if (v->best < n) {
-		open_json_object("best");
-		print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
-		print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
-		print_bool(PRINT_JSON, "significant", "%s", v->significant);
-		if (v->runner_up < n)
-			print_long(PRINT_JSON, "runner_up", "%ld", pts[v->runner_up].value);
-		else
-			print_null(PRINT_JSON, "runner_up", "%s", "");
-		if (v->tested)
-			print_double(PRINT_JSON, "p", "%.6g", v->p);
-		else
-			print_null(PRINT_JSON, "p", "%s", "");
+	print_long(PRINT_JSON, "tasks", "%ld", p->max_tasks);
+	open_json_array("task_counts");
+	for (size_t t = 0; t < p->ntasks; t++)
+		print_long(PRINT_JSON, NULL, "%ld", p->tasks[t]);
+	close_json_array();
+	if (p->pinned) {
+		open_json_object("pinned");
+		print_long(PRINT_JSON, p->batch ? "fraction" : "batch", "%ld", p->pin);
 		close_json_object();
-		if (!o->json)
-			print_verdict_text(o, p, pts, v, restored);
 	} else {
-		print_null(PRINT_JSON, "best", "%s", "");
+		print_null(PRINT_JSON, "pinned", "%s", "");
 	}
+	hostinfo_print_json(host);
+	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
+	print_points(pts, n);
+	print_verdict_json("best", pts, n, &v[top], p->max_tasks);
+	open_json_array("best_by_tasks");
+	for (size_t t = 0; t < p->ntasks; t++)
+		if (v[t].best < n)
+			print_verdict_json(NULL, pts, n, &v[t], p->tasks[t]);
+	close_json_array();
 	print_bool(PRINT_JSON, "restored", "%s", restored);
+	if (!o->json)
+		for (size_t t = 0; t < p->ntasks; t++)
+			if (v[t].best < n)
+				print_verdict_text(o, p, pts, &v[t], p->tasks[t],
+						   t == last && restored ?
+						   "; the settings from before are restored" : "");
 	return delete_json_obj();
 }
 
@@ -490,15 +627,18 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 		pcp_error("cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed\n",
+	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%ld,%.3f,%.3f,%.3f,", pts[i].value, pts[i].st.hmean, pts[i].st.min,
 			pts[i].st.max);
 		if (pts[i].st.has_cv)
 			fprintf(f, "%.6f", pts[i].st.cv);
-		fprintf(f, ",%llu,%llu,%llu,%d\n", pts[i].load.pgalloc, pts[i].load.pgfree,
-			pts[i].load.pgfault, pts[i].load.disturbed);
+		fprintf(f, ",%llu,%llu,%llu,%d,%ld,", pts[i].load.pgalloc, pts[i].load.pgfree,
+			pts[i].load.pgfault, pts[i].load.disturbed, pts[i].tasks);
+		if (pts[i].high >= 0)
+			fprintf(f, "%ld", pts[i].high);
+		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
 		pcp_error("cannot write %s: %s", path, strerror(errno));
@@ -538,15 +678,37 @@ static int write_plot(const struct sweep_opts *o, const char *path, const struct
 	return rc;
 }
 
-static int apply_point(struct kernel *k, const struct sysroot *root, bool batch, long value)
+/* The largest pcp high of any CPU in any zone, -1 when zoneinfo has none. */
+static long largest_high(const struct zoneinfo *zi)
+{
+	int high = -1;
+
+	for (size_t z = 0; z < zi->nzones; z++) {
+		int lo, hi;
+
+		if (!zi->zones[z].pagesets)
+			continue;
+		zi_zone_range(&zi->zones[z], ZI_HIGH, &lo, &hi);
+		if (hi > high)
+			high = hi;
+	}
+	return high;
+}
+
+/* Apply value, and the pinned setting with it, verified; *high as zoneinfo then says. */
+static int apply_point(struct kernel *k, const struct sysroot *root, const struct plan *p,
+		       long value, bool dry_run, long *high)
 {
 	struct change_request req = {
-		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
-		.in_session = true,
+		.set_batch = p->batch || p->pinned, .batch = p->batch ? value : p->pin,
+		.set_fraction = !p->batch || p->pinned, .fraction = p->batch ? p->pin : value,
+		.in_session = !dry_run, .dry_run = dry_run,
 	};
 	struct change_result res;
 	int rc = change_exit(root, apply_change(k, &req, &res));
 
+	if (!rc && high)
+		*high = largest_high(&res.zi_after);
 	apply_result_free(&res);
 	return rc;
 }
@@ -554,10 +716,11 @@ static int apply_point(struct kernel *k, const struct sysroot *root, bool batch,
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
 	struct change_session session;
+	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
+	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
 	struct kernel *k = NULL;
-	size_t done = 0;
-	struct verdict verdict;
+	size_t npts = 0, measured = 0;
 	struct plan p;
 	int rc, end_rc;
 
@@ -565,21 +728,17 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (rc)
 		goto out;
 	k = kernel_open(root);
-	pts = calloc(p.n, sizeof(*pts));
-	if (!k || !pts) {
+	npts = p.n * p.ntasks;
+	pts = calloc(npts, sizeof(*pts));
+	verdicts = calloc(p.ntasks, sizeof(*verdicts));
+	if (!k || !pts || !verdicts) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	hostinfo_read(root, &host);
 	/* A dry run of the first point reports a missing interface or privilege up front. */
-	struct change_request probe = {
-		.set_batch = p.batch, .batch = p.values[0], .set_fraction = !p.batch,
-		.fraction = p.values[0], .dry_run = true,
-	};
-	struct change_result probe_res;
-
-	rc = change_exit(root, apply_change(k, &probe, &probe_res));
-	apply_result_free(&probe_res);
+	rc = apply_point(k, root, &p, p.values[0], true, NULL);
 	if (rc)
 		goto out;
 	catch_signals();
@@ -588,25 +747,30 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		goto out;
 	if (!o->json)
 		print_header(o, &p);
-	for (done = 0; done < p.n && !stop_requested; done++) {
-		struct point *pt = &pts[done];
+	for (size_t v = 0; v < p.n && !rc && !stop_requested; v++) {
+		long high = -1;
 
-		pt->value = p.values[done];
-		fprintf(stderr, "pcpctl: point %zu/%zu: %s %ld\n", done + 1, p.n,
-			p.batch ? "batch" : "fraction", pt->value);
-		rc = apply_point(k, root, p.batch, pt->value);
-		if (rc)
-			break;
-		rc = measure(o, &p, pt);
-		if (rc) {
-			if (rc != -EINTR && rc != -ECANCELED)
-				pcp_error("measuring %s %ld failed: %s", p.batch ? "batch" : "fraction",
-					  pt->value, strerror(-rc));
-			rc = EXIT_FAIL;
-			break;
+		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p.n,
+			p.batch ? "batch" : "fraction", p.values[v]);
+		rc = apply_point(k, root, &p, p.values[v], false, &high);
+		for (size_t t = 0; t < p.ntasks && !rc && !stop_requested; t++) {
+			struct point *pt = &pts[v * p.ntasks + t];
+
+			pt->value = p.values[v];
+			pt->tasks = p.tasks[t];
+			pt->high = high;
+			rc = measure(o, &p, pt);
+			if (rc) {
+				if (rc != -EINTR && rc != -ECANCELED)
+					pcp_error("measuring %s %ld with %ld tasks failed: %s",
+						  p.batch ? "batch" : "fraction", pt->value, pt->tasks,
+						  strerror(-rc));
+				rc = EXIT_FAIL;
+				break;
+			}
+			if (!o->json)
+				print_row(pt, &pts[t]);
 		}
-		if (!o->json)
-			print_row(pt, &pts[0]);
 	}
 	end_rc = change_exit(root, apply_session_end(k, &session));
 	if (stop_requested) {
@@ -618,24 +782,27 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (end_rc)
 		rc = end_rc;
 	/* Whatever was measured is reported, also after an error. */
-	size_t measured = 0;
-
-	while (measured < p.n && pts[measured].measured)
+	while (measured < npts && pts[measured].measured)
 		measured++;
-	verdict = judge(pts, measured);
-	if (print_result(o, &p, pts, measured, &verdict, end_rc == EXIT_OK) && !rc)
+	for (size_t t = 0; t < p.ntasks; t++)
+		verdicts[t] = judge(pts, measured, p.tasks[t]);
+	if (print_result(o, &p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
-	if (measured && o->plot && write_plot(o, o->plot, pts, measured,
-					       verdict.significant ? verdict.best : PLOT_NO_BEST, p.batch) && !rc)
+	/* --plot comes with one task count only (make_plan) */
+	if (measured && o->plot &&
+	    write_plot(o, o->plot, pts, measured,
+		       verdicts[0].significant ? verdicts[0].best : PLOT_NO_BEST, p.batch) && !rc)
 		rc = EXIT_FAIL;
 out:
-	if (pts)
-		for (size_t i = 0; i < p.n; i++)
-			free(pts[i].samples);
+	for (size_t i = 0; i < npts; i++)
+		free(pts[i].samples);
 	free(pts);
+	free(verdicts);
+	hostinfo_free(&host);
 	free(p.values);
+	free(p.tasks);
 	free(p.cpus);
 	if (p.log_fd != STDERR_FILENO)
 		close(p.log_fd);

@@ -13,6 +13,7 @@ struct sweep_opts {
 	const char *metric;		/* --metric REGEX, with an external command */
 	const char *csv, *plot;		/* output files */
 	const char *workload_log;	/* the external workload's stdout and stderr */
+	const char *with_batch, *with_fraction;	/* the other setting, pinned */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
 };
