@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "export.h"
 #include "journal.h"
+#include "lockprof.h"
 #include "msg.h"
 #include "privs.h"
 #include "show.h"
@@ -169,6 +170,19 @@ static int run_rollback(const struct sysroot *root, char *const *args)
 	return cmd_rollback(root, opt.json);
 }
 
+/* The lock sampling needs what pcpctl is about to drop: open it first. */
+static void sweep_setup(void)
+{
+	static char why[256];
+
+	if (opt.sysroot) {
+		opt.sweep.lockprof_why = "--sysroot: the live kernel alone can be sampled";
+		return;
+	}
+	opt.sweep.lockprof = lockprof_open(why, sizeof(why));
+	opt.sweep.lockprof_why = why;
+}
+
 static int run_sweep(const struct sysroot *root, char *const *args)
 {
 	opt.sweep.json = opt.json;
@@ -194,6 +208,7 @@ static const struct command {
 	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
 	bool needs_root;		/* it writes /proc/sys/vm (a dry run does not) */
 	bool takes_command;		/* a COMMAND... after the options */
+	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
 	{ "show", run_show, show_options,
 	  "list each CPU's pcp count, high and batch (the default)",
@@ -212,12 +227,12 @@ static const struct command {
 	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	  show_columns_help, false, false },
+	  show_columns_help, false, false, NULL },
 	{ "status", run_status, no_options,
 	  "kernel release and the pcp sysctls this kernel has",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
-	  NULL, false, false },
+	  NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [options]",
@@ -227,19 +242,19 @@ static const struct command {
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[options]",
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "rollback", run_rollback, no_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[options]",
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
@@ -261,7 +276,7 @@ static const struct command {
 	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, true, true },
+	  NULL, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
 	  "[--label NAME]... [options] FILE.json FILE.json...",
@@ -269,13 +284,13 @@ static const struct command {
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
 	  " -J, --json           print the table as JSON\n",
-	  NULL, false, true },
+	  NULL, false, true, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
-	  NULL, false, false },
+	  NULL, false, false, NULL },
 };
 
 static const char common_help[] =
@@ -512,6 +527,8 @@ int main(int argc, const char **argv)
 		pcp_error("--sysroot: give a directory");
 		goto out;
 	}
+	if (cmd->setup)
+		cmd->setup();
 	if (drop_privileges() < 0) {
 		pcp_error("cannot drop capabilities; refusing to run with more than needed");
 		rc = EXIT_FAIL;
@@ -525,6 +542,7 @@ int main(int argc, const char **argv)
 	}
 	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:
+	lockprof_close(opt.sweep.lockprof);
 	sysroot_free(root);
 	free_option_strings();
 	poptFreeContext(ctx);

@@ -15,6 +15,7 @@
 #include "c.h"
 #include "change.h"
 #include "hostinfo.h"
+#include "lockprof.h"
 #include "msg.h"
 #include "numparse.h"
 #include "plot.h"
@@ -97,6 +98,8 @@ struct point {
 	size_t nsamples;
 	struct stats_summary st;
 	struct sysload_point load;
+	bool has_lock;		/* lock_pct was sampled */
+	double lock_pct;	/* share of cpu-clock samples in the spinlock slowpath */
 	bool measured;
 };
 
@@ -398,6 +401,8 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			return rc;
 	}
 	rc = sysload_mark(&begin);
+	if (!rc && o->lockprof)
+		rc = lockprof_start(o->lockprof);
 	for (long r = 0; r < p->runs && !rc; r++) {
 		double *samples = NULL, wall, metric;
 		size_t n = 0;
@@ -434,6 +439,13 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		pt->nsamples += n;
 		free(samples);
 	}
+	if (o->lockprof) {
+		int lrc = lockprof_stop(o->lockprof, &pt->lock_pct);
+
+		pt->has_lock = lrc == 0;
+		if (lrc && lrc != -ENODATA && !rc)
+			rc = lrc;
+	}
 	if (!rc)
 		rc = sysload_mark(&end);
 	if (!rc)
@@ -460,9 +472,9 @@ static void print_header(const struct sweep_opts *o, const struct plan *p)
 	       p->runs == 1 ? "" : "s");
 	if (p->pinned)
 		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
-	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %12s %12s %10s %s\n",
+	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %12s %12s %10s %s\n",
 	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
-	       "CHANGE%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
+	       "CHANGE%", "LOCK%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -480,7 +492,12 @@ static void print_row(const struct point *pt, const struct point *first)
 		printf("%7.2f", 100 * pt->st.cv);
 	else
 		printf("%7s", "-");
-	printf(" %+8.1f %12llu %12llu %10llu %s\n", change, pt->load.pgalloc, pt->load.pgfree,
+	printf(" %+8.1f", change);
+	if (pt->has_lock)
+		printf(" %6.2f", pt->lock_pct);
+	else
+		printf(" %6s", "-");
+	printf(" %12llu %12llu %10llu %s\n", pt->load.pgalloc, pt->load.pgfree,
 	       pt->load.pgfault, pt->load.disturbed ? "yes" : "no");
 	fflush(stdout);
 }
@@ -506,6 +523,10 @@ static void print_points(const struct point *pts, size_t n)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
+		if (pt->has_lock)
+			print_double(PRINT_JSON, "lock_pct", "%.3f", pt->lock_pct);
+		else
+			print_null(PRINT_JSON, "lock_pct", "%s", "");
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
 			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
@@ -741,6 +762,9 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	rc = apply_point(k, root, &p, p.values[0], true, NULL);
 	if (rc)
 		goto out;
+	if (!o->lockprof)
+		pcp_warn("zone lock contention is not sampled (LOCK%% and lock_pct are null): %s",
+			 o->lockprof_why ? o->lockprof_why : "not asked for");
 	catch_signals();
 	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)

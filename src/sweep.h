@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct lockprof;
 struct sysroot;
 
 struct sweep_opts {
@@ -16,6 +17,9 @@ struct sweep_opts {
 	const char *with_batch, *with_fraction;	/* the other setting, pinned */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
+	/* opened before privileges were dropped; NULL with the reason in lockprof_why */
+	struct lockprof *lockprof;
+	const char *lockprof_why;
 };
 
 /* The most points one sweep may have: more is surely a typo in the range. */

@@ -18,6 +18,7 @@
 #define PATH_HOSTNAME		"/proc/sys/kernel/hostname"
 #define PATH_CPUINFO		"/proc/cpuinfo"
 #define PATH_CPU_ONLINE		"/sys/devices/system/cpu/online"
+#define PATH_KALLSYMS		"/proc/kallsyms"
 #define PATH_SYSCTL_VM		"/proc/sys/vm/"
 #define PATH_NODES		"/sys/devices/system/node"
 #define PATH_RUN		"/run"
