@@ -34,20 +34,34 @@ static const char *const slowpaths[LOCKPROF_NSYMS] = {
 	"__pv_queued_spin_lock_slowpath",
 };
 
+/*
+ * The next line of text in buf (cut at its size), and where the one after
+ * starts.  sscanf on the whole 5 MB text would measure its length at every
+ * line.
+ */
+static const char *next_line(const char *l, char *buf, size_t size)
+{
+	size_t len = strcspn(l, "\n");
+
+	snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), l);
+	return l[len] ? l + len + 1 : l + len;
+}
+
 int lockprof_find(const char *text, struct lockprof_range *r)
 {
 	bool found = false, zero = false;
+	char line[256];
 
 	memset(r, 0, sizeof(*r));
-	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+	for (const char *l = text; *l;) {
 		char type, name[128];
 		uint64_t addr;
 
-		if (sscanf(l, "%" SCNx64 " %c %127s", &addr, &type, name) != 3)
+		l = next_line(l, line, sizeof(line));
+		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) != 3)
 			continue;
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
-			if (strcmp(name, slowpaths[i]) == 0 &&
-			    (type == 't' || type == 'T')) {
+			if (strcmp(name, slowpaths[i]) == 0 && (type == 't' || type == 'T')) {
 				r->lo[i] = addr;
 				found = true;
 				zero |= addr == 0;
@@ -58,10 +72,11 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 	if (zero)
 		return -EPERM;
 	/* a function ends where the next symbol starts */
-	for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+	for (const char *l = text; *l;) {
 		uint64_t addr;
 
-		if (sscanf(l, "%" SCNx64, &addr) != 1)
+		l = next_line(l, line, sizeof(line));
+		if (sscanf(line, "%" SCNx64, &addr) != 1)
 			continue;
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
 			if (r->lo[i] && addr > r->lo[i] && (!r->hi[i] || addr < r->hi[i]))
