@@ -114,14 +114,8 @@ static void json_cell(const struct cell *c)
 	}
 	open_json_object(NULL);
 	print_double(PRINT_JSON, "hmean", "%.3f", c->pt->hmean);
-	if (c->has_change)
-		print_double(PRINT_JSON, "change_pct", "%.4f", c->change);
-	else
-		print_null(PRINT_JSON, "change_pct", "%s", "");
-	if (c->tested)
-		print_double(PRINT_JSON, "p", "%.6g", c->p);
-	else
-		print_null(PRINT_JSON, "p", "%s", "");
+	print_double_or_null("change_pct", "%.4f", c->has_change, c->change);
+	print_double_or_null("p", "%.6g", c->tested, c->p);
 	print_bool(PRINT_JSON, "significant", "%s", c->significant);
 	close_json_object();
 }

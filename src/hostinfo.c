@@ -101,22 +101,14 @@ static void string_or_null(const char *key, const char *s)
 		print_null(PRINT_JSON, key, "%s", "");
 }
 
-static void long_or_null(const char *key, long v)
-{
-	if (v >= 0)
-		print_long(PRINT_JSON, key, "%ld", v);
-	else
-		print_null(PRINT_JSON, key, "%s", "");
-}
-
 void hostinfo_print_json(const struct hostinfo *h)
 {
 	open_json_object("host");
 	string_or_null("name", h->name);
 	string_or_null("kernel", h->kernel);
 	string_or_null("cpu_model", h->cpu_model);
-	long_or_null("online_cpus", h->online_cpus);
-	long_or_null("numa_nodes", h->numa_nodes);
+	print_long_or_null("online_cpus", "%ld", h->online_cpus >= 0, h->online_cpus);
+	print_long_or_null("numa_nodes", "%ld", h->numa_nodes >= 0, h->numa_nodes);
 	close_json_object();
 }
 

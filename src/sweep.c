@@ -512,10 +512,7 @@ static void print_points(const struct point *pts, size_t n)
 		open_json_object(NULL);
 		print_long(PRINT_JSON, "value", "%ld", pt->value);
 		print_long(PRINT_JSON, "tasks", "%ld", pt->tasks);
-		if (pt->high >= 0)
-			print_long(PRINT_JSON, "high", "%ld", pt->high);
-		else
-			print_null(PRINT_JSON, "high", "%s", "");
+		print_long_or_null("high", "%ld", pt->high >= 0, pt->high);
 		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
 		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
 		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
@@ -523,10 +520,7 @@ static void print_points(const struct point *pts, size_t n)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
-		if (pt->has_lock)
-			print_double(PRINT_JSON, "lock_pct", "%.3f", pt->lock_pct);
-		else
-			print_null(PRINT_JSON, "lock_pct", "%s", "");
+		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock_pct);
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
 			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
@@ -578,14 +572,9 @@ static void print_verdict_json(const char *key, const struct point *pts, size_t 
 	print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
 	print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
 	print_bool(PRINT_JSON, "significant", "%s", v->significant);
-	if (v->runner_up < n)
-		print_long(PRINT_JSON, "runner_up", "%ld", pts[v->runner_up].value);
-	else
-		print_null(PRINT_JSON, "runner_up", "%s", "");
-	if (v->tested)
-		print_double(PRINT_JSON, "p", "%.6g", v->p);
-	else
-		print_null(PRINT_JSON, "p", "%s", "");
+	print_long_or_null("runner_up", "%ld", v->runner_up < n,
+			   v->runner_up < n ? pts[v->runner_up].value : 0);
+	print_double_or_null("p", "%.6g", v->tested, v->p);
 	close_json_object();
 }
 
