@@ -36,7 +36,7 @@ _pcpctl()
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
 	local commands='show status set reset rollback sweep compare export'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--interval|--count)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
 	# Find the command, whether -s/--summary was given, and "--" (sweep's COMMAND).
 	local cmd='' summary='' i w skip=''
@@ -95,7 +95,7 @@ _pcpctl()
 		return
 		;;
 	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | \
-	--interval | --count | --label | --with-batch | --with-fraction)
+	--interval | --count | --label | --with-batch | --with-fraction | --precision | --max-duration)
 		# Numbers, lists and a regular expression: nothing to offer.
 		return
 		;;
@@ -112,7 +112,7 @@ _pcpctl()
 	reset) opts=(--dry-run --persist) ;;
 	compare) opts=(--label --csv) ;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
-		--workload-log --with-batch --with-fraction) ;;
+		--workload-log --with-batch --with-fraction --precision --max-duration) ;;
 	export)
 		# Prometheus text only: no --json.
 		common=(--sysroot -h --help -V --version)
@@ -127,7 +127,7 @@ _pcpctl()
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
 			--persist --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
-			--label)
+			--label --precision --max-duration)
 		;;
 	*) return ;;
 	esac

@@ -93,6 +93,8 @@ static struct poptOption sweep_options[] = {
 	{ "tasks", '\0', POPT_ARG_STRING, &opt.sweep.tasks, 0, NULL, NULL },
 	{ "duration", '\0', POPT_ARG_STRING, &opt.sweep.duration, 0, NULL, NULL },
 	{ "warmup", '\0', POPT_ARG_STRING, &opt.sweep.warmup, 0, NULL, NULL },
+	{ "precision", '\0', POPT_ARG_STRING, &opt.sweep.precision, 0, NULL, NULL },
+	{ "max-duration", '\0', POPT_ARG_STRING, &opt.sweep.max_duration, 0, NULL, NULL },
 	{ "runs", '\0', POPT_ARG_STRING, &opt.sweep.runs, 0, NULL, NULL },
 	{ "metric", '\0', POPT_ARG_STRING, &opt.sweep.metric, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
@@ -266,6 +268,9 @@ static const struct command {
 	  "     --with-fraction N  hold the fraction at N while sweeping --batch\n"
 	  "     --with-batch N   hold the batch at N while sweeping --fraction\n"
 	  "     --duration S     seconds measured per run (default 10)\n"
+	  "     --precision P%   measure each point until the 95% interval of its Hmean\n"
+	  "                      is within +-P%, for --duration S at least\n"
+	  "     --max-duration S  and at most S seconds (default 60)\n"
 	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
 	  "                      any S > 0 means one unmeasured run first\n"
 	  "     --runs R         runs per value (default 1)\n"

@@ -98,6 +98,9 @@ struct point {
 	size_t nsamples;
 	struct stats_summary st;
 	struct sysload_point load;
+	bool has_ci;		/* ci_pct holds the 95% interval of the Hmean */
+	double ci_pct;		/* its half-width, percent of the Hmean */
+	double seconds;		/* time measured */
 	bool has_lock;		/* lock_pct was sampled */
 	double lock_pct;	/* share of cpu-clock samples in the spinlock slowpath */
 	bool measured;
@@ -178,6 +181,7 @@ struct plan {
 	long *tasks;		/* the task counts, each point measured with each */
 	size_t ntasks;
 	long max_tasks, runs;
+	double precision, max_duration;	/* precision 0: a fixed --duration */
 	bool pinned;		/* the other setting held at pin for every point */
 	long pin;
 	double duration, warmup;
@@ -303,10 +307,37 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 			return rc;
 		p->pinned = true;
 	}
+	if (o->precision) {
+		size_t len = strlen(o->precision);
+		char buf[32];
+
+		if (o->command) {
+			pcp_error("--precision samples page_fault1 each second: it takes no COMMAND");
+			return EXIT_USAGE;
+		}
+		if (len < 2 || len >= sizeof(buf) || o->precision[len - 1] != '%' ||
+		    (snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, o->precision),
+		     parse_seconds(buf, 0.01, 100, &p->precision))) {
+			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
+				  "(e.g. 2%%)", o->precision);
+			return EXIT_USAGE;
+		}
+		p->precision /= 100;
+		p->max_duration = 60;
+	} else if (o->max_duration) {
+		pcp_error("--max-duration bounds --precision: give both");
+		return EXIT_USAGE;
+	}
 	if ((o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
 	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
-	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))))
+	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))) ||
+	    (o->max_duration &&
+	     (rc = usage_seconds("--max-duration", o->max_duration, 0.01, &p->max_duration))))
 		return rc;
+	if (p->precision && p->max_duration < p->duration) {
+		pcp_error("--max-duration %g is below --duration %g", p->max_duration, p->duration);
+		return EXIT_USAGE;
+	}
 	if (o->workload_log && !o->command) {
 		pcp_error("--workload-log keeps an external workload's output: give its command after --");
 		return EXIT_USAGE;
@@ -387,6 +418,15 @@ static int run_external(const struct sweep_opts *o, const struct plan *p, long p
 	return -ECANCELED;
 }
 
+/* --precision: whether the samples so far pin the Hmean down well enough. */
+static bool precise_enough(const double *x, size_t n, void *arg)
+{
+	const struct plan *p = arg;
+	double rel;
+
+	return welch_hmean_ci95(x, n, &rel) == 0 && rel <= p->precision;
+}
+
 /* Run the workload R times at the current setting; samples are ops/s (or the metric). */
 static int measure(const struct sweep_opts *o, const struct plan *p, struct point *pt)
 {
@@ -422,6 +462,8 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			struct pf1_config cfg = {
 				.cpus = p->cpus, .ncpus = (size_t)pt->tasks, .duration_s = p->duration,
 				.warmup_s = p->warmup, .stop = &stop_requested,
+				.enough = p->precision ? precise_enough : NULL,
+				.enough_arg = (void *)p, .max_duration_s = p->max_duration,
 			};
 
 			rc = pf1_run(&cfg, &samples, &n);
@@ -452,6 +494,11 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		rc = sysload_diff(&begin, &end, &pt->load);
 	if (!rc)
 		rc = stats_summarize(pt->samples, pt->nsamples, &pt->st);
+	if (!rc && !o->command) {
+		pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
+		pt->has_ci = welch_hmean_ci95(pt->samples, pt->nsamples, &pt->ci_pct) == 0;
+		pt->ci_pct *= 100;
+	}
 	if (!rc)
 		pt->measured = true;
 	return rc;
@@ -503,7 +550,7 @@ static void print_row(const struct point *pt, const struct point *first)
 }
 
 /* The points as JSON (text shows them as they are measured, print_row()). */
-static void print_points(const struct point *pts, size_t n)
+static void print_points(const struct point *pts, size_t n, bool o_command)
 {
 	open_json_array("points");
 	for (size_t i = 0; i < n; i++) {
@@ -521,6 +568,8 @@ static void print_points(const struct point *pts, size_t n)
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
 		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock_pct);
+		print_double_or_null("ci95_pct", "%.3f", pt->has_ci, pt->ci_pct);
+		print_double_or_null("seconds", "%.1f", !o_command, pt->seconds);
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
 			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
@@ -612,7 +661,7 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 	}
 	hostinfo_print_json(host);
 	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
-	print_points(pts, n);
+	print_points(pts, n, o->command);
 	print_verdict_json("best", pts, n, &v[top], p->max_tasks);
 	open_json_array("best_by_tasks");
 	for (size_t t = 0; t < p->ntasks; t++)
@@ -781,6 +830,10 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 				rc = EXIT_FAIL;
 				break;
 			}
+			if (p.precision)
+				fprintf(stderr, "pcpctl: %s %ld with %ld tasks: +-%.2f%% after %.0f s\n",
+					p.batch ? "batch" : "fraction", pt->value, pt->tasks,
+					pt->has_ci ? pt->ci_pct : NAN, pt->seconds);
 			if (!o->json)
 				print_row(pt, &pts[t]);
 		}

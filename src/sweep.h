@@ -11,6 +11,7 @@ struct sysroot;
 struct sweep_opts {
 	const char *batch, *fraction;	/* START:STOP:STEP or a comma list */
 	const char *tasks, *duration, *warmup, *runs;
+	const char *precision, *max_duration;	/* --precision P%: sample until the CI is within */
 	const char *metric;		/* --metric REGEX, with an external command */
 	const char *csv, *plot;		/* output files */
 	const char *workload_log;	/* the external workload's stdout and stderr */

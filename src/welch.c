@@ -8,6 +8,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "stats.h"
 
@@ -96,6 +97,60 @@ int welch_t_pvalue(double t, double df, double *p)
 	}
 	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
 	return welch_betainc(df / 2, 0.5, df / (df + t * t), p);
+}
+
+int welch_t_quantile(double p2, double df, double *t)
+{
+	double lo = 0, hi = 1;
+	int rc;
+
+	if (!(p2 > 0) || !(p2 < 1) || !(df > 0))
+		return -EDOM;
+	/* the p-value falls as t grows: bracket it, then halve the bracket */
+	for (double p = 1; p > p2; hi *= 2) {
+		if (hi > 1e12)
+			return -EDOM;
+		if ((rc = welch_t_pvalue(hi, df, &p)))
+			return rc;
+		if (p <= p2)
+			break;
+	}
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2, p;
+
+		if ((rc = welch_t_pvalue(mid, df, &p)))
+			return rc;
+		if (p > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*t = (lo + hi) / 2;
+	return 0;
+}
+
+int welch_hmean_ci95(const double *x, size_t n, double *rel)
+{
+	double *inv, m, sd, t;
+	int rc;
+
+	if (n < 2)
+		return -EINVAL;
+	inv = malloc(n * sizeof(*inv));
+	if (!inv)
+		return -ENOMEM;
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			rc = -EDOM;
+		else
+			inv[i] = 1 / x[i];
+	}
+	if (!rc && !(rc = stats_mean(inv, n, &m)) && !(rc = stats_stddev(inv, n, &sd)) &&
+	    !(rc = welch_t_quantile(0.05, (double)(n - 1), &t)))
+		*rel = t * sd / sqrt((double)n) / m;
+	free(inv);
+	return rc;
 }
 
 /* Mean and the squared standard error of the mean. */

@@ -31,6 +31,17 @@ int welch_betainc(double a, double b, double x, double *out);
 /* Two-sided p-value of Student's t with df > 0 degrees of freedom. */
 int welch_t_pvalue(double t, double df, double *p);
 
+/* The t with a two-sided p-value of p2 (0 < p2 < 1) at df degrees of freedom. */
+int welch_t_quantile(double p2, double df, double *t);
+
+/*
+ * The half-width of the 95% confidence interval of the harmonic mean of
+ * x, relative to it (0.02 for +-2%): the interval of the mean of 1/x, as
+ * Student's t gives it, carried over to its reciprocal.  Needs n >= 2 and
+ * samples > 0.
+ */
+int welch_hmean_ci95(const double *x, size_t n, double *rel);
+
 /* Test a against b; each needs at least 2 samples. */
 int welch_test(const double *a, size_t na, const double *b, size_t nb, struct welch *out);
 

@@ -287,7 +287,7 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	struct timespec t0, prev_t, now, deadline;
 	uint_least64_t prev_ops, ops;
 	double interval, nq, *out = NULL;
-	size_t len, n, i;
+	size_t len, n, nmin, i;
 	long pagesz = sysconf(_SC_PAGESIZE);
 	int rc;
 
@@ -297,7 +297,10 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	    !isfinite(cfg->warmup_s) || !isfinite(cfg->interval_s))
 		return -EINVAL;
 	/* keeps the deadlines' time_t arithmetic far from overflow */
-	if (cfg->duration_s + cfg->warmup_s > (double)INT32_MAX ||
+	if (cfg->enough && !(cfg->max_duration_s >= cfg->duration_s))
+		return -EINVAL;
+	if ((cfg->enough ? cfg->max_duration_s : cfg->duration_s) + cfg->warmup_s >
+	    (double)INT32_MAX ||
 	    cfg->ncpus > SIZE_MAX / sizeof(struct pf1_slot))
 		return -EINVAL;
 	for (i = 0; i < cfg->ncpus; i++)
@@ -308,9 +311,14 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	if (pagesz <= 0 || len < (size_t)pagesz)
 		return -EINVAL;
 	nq = round(cfg->duration_s / interval);
+	nmin = nq < 1 ? 1 : (size_t)nq;
+	if (cfg->enough)
+		nq = round(cfg->max_duration_s / interval);
 	if (nq > (double)(SIZE_MAX / sizeof(double)))
 		return -EINVAL;
 	n = nq < 1 ? 1 : (size_t)nq;
+	if (n < nmin)
+		n = nmin;
 
 	out = malloc(n * sizeof(*out));
 	r.pids = calloc(cfg->ncpus, sizeof(*r.pids));
@@ -356,6 +364,11 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 		out[i] = (double)(ops - prev_ops) / (ts_sec(&now) - ts_sec(&prev_t));
 		prev_ops = ops;
 		prev_t = now;
+		if (cfg->enough && i + 1 >= nmin && i + 1 < n &&
+		    cfg->enough(out, i + 1, cfg->enough_arg)) {
+			n = i + 1;
+			break;
+		}
 	}
 	*samples = out;
 	*nsamples = n;

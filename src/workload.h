@@ -13,6 +13,7 @@
 #define PCPCTL_WORKLOAD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* will-it-scale's MEMSIZE: large enough that each loop frees pages in
@@ -34,6 +35,14 @@ struct pf1_config {
 	 * ends the run at once (with or without SA_RESTART).
 	 */
 	volatile sig_atomic_t *stop;
+	/*
+	 * Optional: sample on past duration_s, up to max_duration_s, until
+	 * enough(samples so far, their number, arg) returns true.  It is asked
+	 * after each sample from duration_s on.
+	 */
+	bool (*enough)(const double *samples, size_t n, void *arg);
+	void *enough_arg;
+	double max_duration_s;	/* >= duration_s when enough is set */
 };
 
 /*
@@ -41,7 +50,8 @@ struct pf1_config {
  * warmup in ops/s (all tasks together), in a malloc()ed array the caller
  * frees.  Rates are computed from CLOCK_MONOTONIC time actually elapsed
  * between two samples, not from the nominal interval.  The number of
- * samples is duration_s / interval_s rounded to nearest, at least 1.
+ * samples is duration_s / interval_s rounded to nearest, at least 1 (with
+ * enough, up to max_duration_s / interval_s likewise).
  *
  * Returns 0, or a negative errno:
  *   -EINVAL  bad configuration (no CPUs, negative CPU id, non-positive

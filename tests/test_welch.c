@@ -138,6 +138,36 @@ static void test_welch_refused(void **state)
 	assert_close(w.t, 0, 1e-15);
 }
 
+/* Student's t quantiles (mpmath findroot on the same betainc); df = 2 in closed form */
+static void test_t_quantile(void **state)
+{
+	double t;
+
+	(void)state;
+	assert_int_equal(welch_t_quantile(0.05, 1, &t), 0);
+	assert_close(t, 12.7062047361747, 1e-9);
+	assert_int_equal(welch_t_quantile(0.05, 2, &t), 0);
+	/* t^2 = 2q^2 / (1 - q^2), q = 1 - p */
+	assert_close(t, sqrt(2 * 0.95 * 0.95 / (1 - 0.95 * 0.95)), 1e-9);
+	assert_int_equal(welch_t_quantile(0.05, 10, &t), 0);
+	assert_close(t, 2.22813885198627, 1e-9);
+	assert_int_equal(welch_t_quantile(0, 10, &t), -EDOM);
+	assert_int_equal(welch_t_quantile(0.05, 0, &t), -EDOM);
+}
+
+/* 100, 110, 95, 105: mean of 1/x and its t interval (df 3), mpmath */
+static void test_hmean_ci(void **state)
+{
+	static const double x[] = { 100, 110, 95, 105 }, zero[] = { 1, 0 };
+	double rel;
+
+	(void)state;
+	assert_int_equal(welch_hmean_ci95(x, ARRAY_SIZE(x), &rel), 0);
+	assert_close(rel, 0.100494968129075, 1e-9);
+	assert_int_equal(welch_hmean_ci95(x, 1, &rel), -EINVAL);
+	assert_int_equal(welch_hmean_ci95(zero, 2, &rel), -EDOM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +176,8 @@ int main(void)
 		cmocka_unit_test(test_t_pvalue_closed_forms),
 		cmocka_unit_test(test_welch_known),
 		cmocka_unit_test(test_welch_refused),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_hmean_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
