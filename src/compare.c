@@ -227,7 +227,8 @@ static int print_table(const struct compare_opts *o, const struct input *in, siz
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }
 
-static int load_inputs(const struct compare_opts *o, struct input *in, size_t nin)
+static int load_inputs(const struct compare_opts *o, struct input *in, size_t nin,
+		       size_t nlabels)
 {
 	for (size_t i = 0; i < nin; i++) {
 		char why[256] = "";
@@ -244,7 +245,7 @@ static int load_inputs(const struct compare_opts *o, struct input *in, size_t ni
 			pcp_error("cannot read %s: %s", x->path, strerror(-rc));
 			return EXIT_FAIL;
 		}
-		if (o->labels)
+		if (nlabels)
 			x->label = strdup(o->labels[i]);
 		else if (x->f.host && x->f.kernel)
 			rc = asprintf(&x->label, "%s %s", x->f.host, x->f.kernel) < 0 ? -ENOMEM : 0;
@@ -257,8 +258,8 @@ static int load_inputs(const struct compare_opts *o, struct input *in, size_t ni
 	}
 	/* One table only means something for one experiment. */
 	for (size_t i = 1; i < nin; i++)
-		if (strcmp(in[i].f.parameter, in[0].f.parameter) ||
-		    strcmp(in[i].f.workload, in[0].f.workload)) {
+		if (strcmp(in[i].f.parameter, in[0].f.parameter) != 0 ||
+		    strcmp(in[i].f.workload, in[0].f.workload) != 0) {
 			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
 				  "compare sweeps of one parameter and one workload",
 				  in[0].path, in[0].f.parameter, in[0].f.workload, in[i].path,
@@ -293,7 +294,7 @@ int cmd_compare(const struct compare_opts *o)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = load_inputs(o, in, nin);
+	rc = load_inputs(o, in, nin, nlabels);
 	if (rc)
 		goto out;
 	rows = collect_rows(in, nin, &nrows);

@@ -6,7 +6,6 @@
 #include "lockprof.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -47,6 +46,20 @@ static const char *next_line(const char *l, char *buf, size_t size)
 	return l[len] ? l + len + 1 : l + len;
 }
 
+/* "ADDRESS TYPE NAME...": 0, or -EINVAL for a line that is not one */
+static int parse_symbol(const char *line, uint64_t *addr, char *type, const char **name)
+{
+	char *end;
+
+	errno = 0;
+	*addr = strtoull(line, &end, 16);
+	if (end == line || errno || *end != ' ' || !end[1] || end[2] != ' ')
+		return -EINVAL;
+	*type = end[1];
+	*name = end + 3;
+	return 0;
+}
+
 int lockprof_find(const char *text, struct lockprof_range *r)
 {
 	bool found = false, zero = false;
@@ -54,11 +67,12 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 
 	memset(r, 0, sizeof(*r));
 	for (const char *l = text; *l;) {
-		char type, name[128];
+		const char *name;
 		uint64_t addr;
+		char type;
 
 		l = next_line(l, line, sizeof(line));
-		if (sscanf(line, "%" SCNx64 " %c %127s", &addr, &type, name) != 3)
+		if (parse_symbol(line, &addr, &type, &name))
 			continue;
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
 			if (strcmp(name, slowpaths[i]) == 0 && (type == 't' || type == 'T')) {
@@ -73,10 +87,12 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 		return -EPERM;
 	/* a function ends where the next symbol starts */
 	for (const char *l = text; *l;) {
+		const char *name;
 		uint64_t addr;
+		char type;
 
 		l = next_line(l, line, sizeof(line));
-		if (sscanf(line, "%" SCNx64, &addr) != 1)
+		if (parse_symbol(line, &addr, &type, &name))
 			continue;
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
 			if (r->lo[i] && addr > r->lo[i] && (!r->hi[i] || addr < r->hi[i]))
@@ -180,7 +196,7 @@ static int paranoid(void)
 	int v = -100;
 
 	if (read_whole_file("/proc/sys/kernel/perf_event_paranoid", &text, &len) == 0)
-		v = atoi(text);
+		v = (int)strtol(text, NULL, 10);
 	free(text);
 	return v;
 }
@@ -303,7 +319,7 @@ void lockprof_close(struct lockprof *lp)
 
 		lockprof_stop(lp, &pct);
 	}
-	for (size_t c = 0; c < lp->ncpus; c++) {
+	for (size_t c = 0; lp->rings && lp->fds && c < lp->ncpus; c++) {
 		munmap(lp->rings[c], (size_t)(RING_PAGES + 1) * (size_t)lp->page);
 		close(lp->fds[c]);
 	}

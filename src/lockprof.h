@@ -24,11 +24,11 @@ struct lockprof_range {
 };
 
 /*
- * Locate the slowpaths in kallsyms text: each from its address to the next
+ * Locate the slowpaths in text, as /proc/kallsyms has it: each from its address to the next
  * higher address of any symbol.  -ENOENT when neither is there, -EPERM when
  * the addresses read as 0 (kptr_restrict, no CAP_SYSLOG).
  */
-int lockprof_find(const char *kallsyms, struct lockprof_range *r);
+int lockprof_find(const char *text, struct lockprof_range *r);
 
 struct lockprof;
 

@@ -350,6 +350,7 @@ static int make_plan(const struct sweep_opts *o, struct plan *p)
 			return EXIT_FAIL;
 		}
 	}
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): parse_tasks gives max_tasks >= 1 */
 	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
 	if (!p->cpus)
 		return EXIT_FAIL;
@@ -444,7 +445,8 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 	if (!rc && o->lockprof)
 		rc = lockprof_start(o->lockprof);
 	for (long r = 0; r < p->runs && !rc; r++) {
-		double *samples = NULL, wall, metric;
+		/* ext_run sets both when it returns 0 */
+		double *samples = NULL, wall = 0, metric = 0;
 		size_t n = 0;
 
 		if (o->command) {
@@ -862,7 +864,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		       verdicts[0].significant ? verdicts[0].best : PLOT_NO_BEST, p.batch) && !rc)
 		rc = EXIT_FAIL;
 out:
-	for (size_t i = 0; i < npts; i++)
+	for (size_t i = 0; pts && i < npts; i++)
 		free(pts[i].samples);
 	free(pts);
 	free(verdicts);

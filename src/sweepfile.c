@@ -119,7 +119,8 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 	if ((rc = dup_string(root, "parameter", true, &f->parameter, why, why_len)) ||
 	    (rc = dup_string(root, "workload", true, &f->workload, why, why_len)))
 		return rc;
-	if (strcmp(f->parameter, "batch") && strcmp(f->parameter, "fraction"))
+	if (!f->parameter || (strcmp(f->parameter, "batch") != 0 &&
+			      strcmp(f->parameter, "fraction") != 0))
 		return bad(why, why_len, "\"parameter\" is neither \"batch\" nor \"fraction\"");
 	if (!get_long(root, "tasks", 1, INT_MAX, &tasks))
 		return bad(why, why_len, "no \"tasks\" whole number from 1");

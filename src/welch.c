@@ -30,14 +30,17 @@ static int betainc_cf(double a, double b, double x, double *out)
 		double num, delta;
 		int m = j - 1;	/* the fraction's d_m; the first numerator is 1 */
 
+		/* d_m's k: m = 2k + 1 for the odd terms, m = 2k for the even */
+		int half = m / 2;
+
 		if (m == 0) {
 			num = 1;
 		} else if (m % 2) {
-			double k = (m - 1) / 2;
+			double k = half;
 
 			num = -(a + k) * (a + b + k) * x / ((a + 2 * k) * (a + 2 * k + 1));
 		} else {
-			double k = m / 2;
+			double k = half;
 
 			num = k * (b - k) * x / ((a + 2 * k - 1) * (a + 2 * k));
 		}
@@ -107,13 +110,16 @@ int welch_t_quantile(double p2, double df, double *t)
 	if (!(p2 > 0) || !(p2 < 1) || !(df > 0))
 		return -EDOM;
 	/* the p-value falls as t grows: bracket it, then halve the bracket */
-	for (double p = 1; p > p2; hi *= 2) {
+	for (;;) {
+		double p;
+
 		if (hi > 1e12)
 			return -EDOM;
 		if ((rc = welch_t_pvalue(hi, df, &p)))
 			return rc;
 		if (p <= p2)
 			break;
+		hi *= 2;
 	}
 	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
 		double mid = (lo + hi) / 2, p;

@@ -427,7 +427,7 @@ static void errtail_add(struct errtail *t, const char *buf, size_t n)
 			errtail_end_line(t);
 		else if (t->len < sizeof(t->cur) - 1)
 			/* the line ends up in a message on a terminal */
-			t->cur[t->len++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+			t->cur[t->len++] = (char)(c < 0x20 || c == 0x7f ? '?' : c);
 	}
 }
 
