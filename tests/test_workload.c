@@ -99,6 +99,41 @@ static void test_pf1_tiny(void **state)
 	assert_no_children();
 }
 
+/* enough() ends the run once it says so, never before duration_s, never past max. */
+static bool after_n(const double *x, size_t n, void *arg)
+{
+	(void)x;
+	return n >= *(size_t *)arg;
+}
+
+static void test_pf1_enough(void **state)
+{
+	struct pf1_config cfg = {
+		.cpus = cpus, .ncpus = 1, .duration_s = 0.1, .warmup_s = 0, .interval_s = 0.05,
+		.map_bytes = 4 << 20, .enough = after_n, .max_duration_s = 0.4,
+	};
+	size_t want, n = 0;
+	double *samples = NULL;
+
+	(void)state;
+	cfg.enough_arg = &want;
+	want = 5;		/* from the 2nd sample on, yes at the 5th */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 5);
+	free(samples);
+	want = 1;		/* asked only from duration_s on: 2 samples */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 2);
+	free(samples);
+	want = 100;		/* never: max_duration_s */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 8);
+	free(samples);
+	cfg.max_duration_s = 0.05;	/* below duration_s */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	assert_no_children();
+}
+
 /* The workload's faults show in /proc/vmstat, its CPU time as ours. */
 static void test_sysload_pf1(void **state)
 {
@@ -311,6 +346,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pf1_tiny),
+		cmocka_unit_test(test_pf1_enough),
 		cmocka_unit_test(test_sysload_pf1),
 		cmocka_unit_test(test_pf1_stop),
 		cmocka_unit_test(test_pf1_invalid),
