@@ -33,71 +33,65 @@ static const char *const slowpaths[LOCKPROF_NSYMS] = {
 	"__pv_queued_spin_lock_slowpath",
 };
 
+/* A line of kallsyms: "ADDRESS TYPE NAME", NAME up to the line's end. */
+struct symbol {
+	char line[256];
+	uint64_t addr;
+	char type;
+	const char *name;
+};
+
 /*
- * The next line of text in buf (cut at its size), and where the one after
- * starts.  sscanf on the whole 5 MB text would measure its length at every
- * line.
+ * Read the symbol on the line at *at into sym and step *at past the line;
+ * false at the end of text.  A line that is no symbol reads as type '?'.
+ * (sscanf on the whole 5 MB text would measure its length at every line.)
  */
-static const char *next_line(const char *l, char *buf, size_t size)
+static bool next_symbol(const char **at, struct symbol *sym)
 {
+	const char *l = *at;
 	size_t len = strcspn(l, "\n");
-
-	snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), l);
-	return l[len] ? l + len + 1 : l + len;
-}
-
-/* "ADDRESS TYPE NAME...": 0, or -EINVAL for a line that is not one */
-static int parse_symbol(const char *line, uint64_t *addr, char *type, const char **name)
-{
 	char *end;
 
+	if (!*l)
+		return false;
+	snprintf(sym->line, sizeof(sym->line), "%.*s",
+		 (int)(len < sizeof(sym->line) ? len : sizeof(sym->line) - 1), l);
+	*at = l[len] ? l + len + 1 : l + len;
 	errno = 0;
-	*addr = strtoull(line, &end, 16);
-	if (end == line || errno || *end != ' ' || !end[1] || end[2] != ' ')
-		return -EINVAL;
-	*type = end[1];
-	*name = end + 3;
-	return 0;
+	sym->addr = strtoull(sym->line, &end, 16);
+	sym->type = '?';
+	sym->name = "";
+	if (end != sym->line && !errno && end[0] == ' ' && end[1] && end[2] == ' ') {
+		sym->type = end[1];
+		sym->name = end + 3;
+	}
+	return true;
 }
 
 int lockprof_find(const char *text, struct lockprof_range *r)
 {
 	bool found = false, zero = false;
-	char line[256];
+	struct symbol sym;
 
 	memset(r, 0, sizeof(*r));
-	for (const char *l = text; *l;) {
-		const char *name;
-		uint64_t addr;
-		char type;
-
-		l = next_line(l, line, sizeof(line));
-		if (parse_symbol(line, &addr, &type, &name))
-			continue;
+	for (const char *l = text; next_symbol(&l, &sym);)
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
-			if (strcmp(name, slowpaths[i]) == 0 && (type == 't' || type == 'T')) {
-				r->lo[i] = addr;
+			if ((sym.type == 't' || sym.type == 'T') &&
+			    strcmp(sym.name, slowpaths[i]) == 0) {
+				r->lo[i] = sym.addr;
 				found = true;
-				zero |= addr == 0;
+				zero |= sym.addr == 0;
 			}
-	}
 	if (!found)
 		return -ENOENT;
 	if (zero)
 		return -EPERM;
 	/* a function ends where the next symbol starts */
-	for (const char *l = text; *l;) {
-		const char *name;
-		uint64_t addr;
-		char type;
-
-		l = next_line(l, line, sizeof(line));
-		if (parse_symbol(line, &addr, &type, &name))
-			continue;
+	for (const char *l = text; next_symbol(&l, &sym);)
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
-			if (r->lo[i] && addr > r->lo[i] && (!r->hi[i] || addr < r->hi[i]))
-				r->hi[i] = addr;
-	}
+			if (sym.type != '?' && r->lo[i] && sym.addr > r->lo[i] &&
+			    (!r->hi[i] || sym.addr < r->hi[i]))
+				r->hi[i] = sym.addr;
 	for (int i = 0; i < LOCKPROF_NSYMS; i++)
 		if (r->lo[i] && !r->hi[i])
 			r->hi[i] = r->lo[i] + 1;
