@@ -35,9 +35,9 @@ _pcpctl()
 	local -a summary_cols=(NODE ZONE CPUS PAGES MAXCOUNT MIB BATCH HIGH FREE_PCT MANAGED
 		BATCH_MIN BATCH_MAX HIGH_LO HIGH_HI)
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
-	local commands='show status set reset rollback sweep export'
+	local commands='show status set reset rollback sweep compare export'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--interval|--count)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
 	# Find the command, whether -s/--summary was given, and "--" (sweep's COMMAND).
 	local cmd='' summary='' i w skip=''
@@ -91,12 +91,12 @@ _pcpctl()
 		_filedir -d
 		return
 		;;
-	--csv | --plot)
+	--csv | --plot | --workload-log)
 		_filedir
 		return
 		;;
 	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | \
-	--interval | --count)
+	--interval | --count | --label | --with-batch | --with-fraction | --precision | --max-duration)
 		# Numbers, lists and a regular expression: nothing to offer.
 		return
 		;;
@@ -111,7 +111,9 @@ _pcpctl()
 	status | rollback) opts=() ;;
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
-	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot) ;;
+	compare) opts=(--label --csv) ;;
+	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
+		--workload-log --with-batch --with-fraction --precision --max-duration) ;;
 	export)
 		# Prometheus text only: no --json.
 		common=(--sysroot -h --help -V --version)
@@ -125,13 +127,16 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --tasks --duration --warmup --runs --metric --csv --plot)
+			--persist --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
+			--label --precision --max-duration)
 		;;
 	*) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "${common[*]} ${opts[*]}" -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
+	elif [[ $cmd == compare ]]; then
+		_filedir json
 	fi
 } &&
 	complete -F _pcpctl pcpctl

@@ -14,8 +14,10 @@
 
 #include "c.h"
 #include "change.h"
+#include "compare.h"
 #include "export.h"
 #include "journal.h"
+#include "lockprof.h"
 #include "msg.h"
 #include "privs.h"
 #include "show.h"
@@ -33,6 +35,7 @@ static struct {
 	struct show_opts show;
 	struct change_opts change;
 	struct sweep_opts sweep;
+	struct compare_opts compare;
 	const char *sysroot;
 	const char *export_file;
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist;
@@ -91,10 +94,21 @@ static struct poptOption sweep_options[] = {
 	{ "tasks", '\0', POPT_ARG_STRING, &opt.sweep.tasks, 0, NULL, NULL },
 	{ "duration", '\0', POPT_ARG_STRING, &opt.sweep.duration, 0, NULL, NULL },
 	{ "warmup", '\0', POPT_ARG_STRING, &opt.sweep.warmup, 0, NULL, NULL },
+	{ "precision", '\0', POPT_ARG_STRING, &opt.sweep.precision, 0, NULL, NULL },
+	{ "max-duration", '\0', POPT_ARG_STRING, &opt.sweep.max_duration, 0, NULL, NULL },
 	{ "runs", '\0', POPT_ARG_STRING, &opt.sweep.runs, 0, NULL, NULL },
 	{ "metric", '\0', POPT_ARG_STRING, &opt.sweep.metric, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &opt.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &opt.sweep.plot, 0, NULL, NULL },
+	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
+	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
+	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption compare_options[] = {
+	{ "label", '\0', POPT_ARG_ARGV, &opt.compare.labels, 0, NULL, NULL },
+	{ "csv", '\0', POPT_ARG_STRING, &opt.compare.csv, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -159,11 +173,32 @@ static int run_rollback(const struct sysroot *root, char *const *args)
 	return cmd_rollback(root, opt.json);
 }
 
+/* The lock sampling needs what pcpctl is about to drop: open it first. */
+static void sweep_setup(void)
+{
+	static char why[256];
+
+	if (opt.sysroot) {
+		opt.sweep.lockprof_why = "--sysroot: the live kernel alone can be sampled";
+		return;
+	}
+	opt.sweep.lockprof = lockprof_open(why, sizeof(why));
+	opt.sweep.lockprof_why = why;
+}
+
 static int run_sweep(const struct sysroot *root, char *const *args)
 {
 	opt.sweep.json = opt.json;
 	opt.sweep.command = args;
 	return cmd_sweep(root, &opt.sweep);
+}
+
+static int run_compare(const struct sysroot *root, char *const *args)
+{
+	(void)root;
+	opt.compare.json = opt.json;
+	opt.compare.files = args;
+	return cmd_compare(&opt.compare);
 }
 
 static const struct command {
@@ -176,6 +211,7 @@ static const struct command {
 	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
 	bool needs_root;		/* it writes /proc/sys/vm (a dry run does not) */
 	bool takes_command;		/* a COMMAND... after the options */
+	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
 	{ "show", run_show, show_options,
 	  "list each CPU's pcp count, high and batch (the default)",
@@ -194,12 +230,12 @@ static const struct command {
 	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	  show_columns_help, false, false },
+	  show_columns_help, false, false, NULL },
 	{ "status", run_status, no_options,
 	  "kernel release and the pcp sysctls this kernel has",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
-	  NULL, false, false },
+	  NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [options]",
@@ -210,26 +246,33 @@ static const struct command {
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[options]",
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "rollback", run_rollback, no_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[options]",
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false },
+	  NULL, true, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
 	  "     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
 	  "     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
-	  "     --tasks N        page_fault1 processes, one pinned per CPU (default: all)\n"
+	  "     --tasks LIST     task counts, each point measured with each: 1,2,4 or\n"
+	  "                      25%,50%,100% of the CPUs (default: all); page_fault1\n"
+	  "                      runs one process per CPU, a COMMAND gets PCPCTL_TASKS\n"
+	  "     --with-fraction N  hold the fraction at N while sweeping --batch\n"
+	  "     --with-batch N   hold the batch at N while sweeping --fraction\n"
 	  "     --duration S     seconds measured per run (default 10)\n"
+	  "     --precision P%   measure each point until the 95% interval of its Hmean\n"
+	  "                      is within +-P%, for --duration S at least\n"
+	  "     --max-duration S  and at most S seconds (default 60)\n"
 	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
 	  "                      any S > 0 means one unmeasured run first\n"
 	  "     --runs R         runs per value (default 1)\n"
@@ -237,15 +280,24 @@ static const struct command {
 	  "                      instead of runs per second\n"
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
+	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, true, true },
+	  NULL, true, true, sweep_setup },
+	{ "compare", run_compare, compare_options,
+	  "sweeps side by side: Hmean, change, significance",
+	  "[--label NAME]... [options] FILE.json FILE.json...",
+	  "     --label NAME     the column of the next file (default: its host and kernel,\n"
+	  "                      else its name); once per file or never\n"
+	  "     --csv FILE       also write the cells as CSV\n"
+	  " -J, --json           print the table as JSON\n",
+	  NULL, false, true, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
-	  NULL, false, false },
+	  NULL, false, false, NULL },
 };
 
 static const char common_help[] =
@@ -292,6 +344,7 @@ static void command_usage(FILE *out, const struct command *cmd)
 /* Every table that may hold an option, the command's own and the others. */
 static struct poptOption *const all_tables[] = {
 	common_options, show_options, set_options, reset_options, sweep_options, export_options,
+	compare_options,
 };
 
 static const struct poptOption *option_in(const struct poptOption *t, const char *longname,
@@ -319,7 +372,7 @@ static bool takes_value(const char *longname, char shortname)
 {
 	const struct poptOption *o = any_option(longname, shortname);
 
-	return o && o->argInfo == POPT_ARG_STRING;
+	return o && (o->argInfo == POPT_ARG_STRING || o->argInfo == POPT_ARG_ARGV);
 }
 
 /*
@@ -466,8 +519,13 @@ static void free_option_strings(void)
 	/* popt hands string arguments over as malloc'ed copies. */
 	for (size_t i = 0; i < ARRAY_SIZE(all_tables); i++)
 		for (const struct poptOption *o = all_tables[i]; o->longName; o++)
-			if (o->argInfo == POPT_ARG_STRING)
+			if (o->argInfo == POPT_ARG_STRING) {
 				free(*(char **)o->arg);
+			} else if (o->argInfo == POPT_ARG_ARGV && *(char ***)o->arg) {
+				for (char **a = *(char ***)o->arg; *a; a++)
+					free(*a);
+				free(*(char ***)o->arg);
+			}
 }
 
 int main(int argc, const char **argv)
@@ -538,6 +596,8 @@ int main(int argc, const char **argv)
 		pcp_error("--sysroot: give a directory");
 		goto out;
 	}
+	if (cmd->setup)
+		cmd->setup();
 	if (drop_privileges() < 0) {
 		pcp_error("cannot drop capabilities; refusing to run with more than needed");
 		rc = EXIT_FAIL;
@@ -551,6 +611,7 @@ int main(int argc, const char **argv)
 	}
 	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:
+	lockprof_close(opt.sweep.lockprof);
 	sysroot_free(root);
 	free_option_strings();
 	poptFreeContext(ctx);

@@ -163,3 +163,19 @@ void print_null(enum output_type t, const char *key, const char *fmt, const char
 	else if (text(t))
 		text_out(fmt, text_value);
 }
+
+void print_double_or_null(const char *key, const char *fmt, bool has, double value)
+{
+	if (has)
+		print_double(PRINT_JSON, key, fmt, value);
+	else
+		print_null(PRINT_JSON, key, "%s", "");
+}
+
+void print_long_or_null(const char *key, const char *fmt, bool has, long value)
+{
+	if (has)
+		print_long(PRINT_JSON, key, fmt, value);
+	else
+		print_null(PRINT_JSON, key, "%s", "");
+}

@@ -46,6 +46,12 @@ void print_bool(enum output_type t, const char *key, const char *fmt, bool value
 void print_null(enum output_type t, const char *key, const char *fmt, const char *text)
 	__attribute__((format(printf, 3, 0)));
 
+/* JSON only: the value when there is one, else null. */
+void print_double_or_null(const char *key, const char *fmt, bool has, double value)
+	__attribute__((format(printf, 2, 0)));
+void print_long_or_null(const char *key, const char *fmt, bool has, long value)
+	__attribute__((format(printf, 2, 0)));
+
 /*
  * s as a JSON string, quoted and escaped, to out: the one escaper, also for
  * the JSON Lines of show --interval, which stream to any file.

@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -9,10 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "c.h"
 #include "change.h"
+#include "hostinfo.h"
+#include "lockprof.h"
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
@@ -20,6 +24,7 @@
 #include "report.h"
 #include "stats.h"
 #include "sysload.h"
+#include "welch.h"
 #include "workload.h"
 
 static int parse_one(const char *s, size_t len, long *v)
@@ -89,13 +94,69 @@ int sweep_parse_values(const char *text, long **values, size_t *n)
 }
 
 struct point {
-	long value;
+	long value, tasks;
+	long high;		/* the largest pcp high after applying value; -1 unknown */
 	double *samples;
 	size_t nsamples;
 	struct stats_summary st;
 	struct sysload_point load;
+	bool has_ci;		/* ci_pct holds the 95% interval of the Hmean */
+	double ci_pct;		/* its half-width, percent of the Hmean */
+	double seconds;		/* time measured */
+	bool has_lock;		/* lock_pct was sampled */
+	double lock_pct;	/* share of cpu-clock samples in the spinlock slowpath */
 	bool measured;
 };
+
+/*
+ * The highest Hmean, and whether Welch's t-test on the samples finds it
+ * better than the runner-up: a best value that is not significantly better
+ * is reported as such, and not marked on the chart.
+ */
+struct verdict {
+	size_t best, runner_up;	/* SIZE_MAX when there is none */
+	bool significant;
+	bool tested;		/* p holds a value */
+	double p;
+	const char *why;	/* when untested: why not */
+};
+
+/* The verdict among the points with this many tasks. */
+static struct verdict judge(const struct point *pts, size_t n, long tasks)
+{
+	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
+	struct welch w;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pts[i].tasks != tasks)
+			continue;
+		if (v.best == SIZE_MAX || pts[i].st.hmean > pts[v.best].st.hmean) {
+			v.runner_up = v.best;
+			v.best = i;
+		} else if (v.runner_up == SIZE_MAX ||
+			   pts[i].st.hmean > pts[v.runner_up].st.hmean) {
+			v.runner_up = i;
+		}
+	}
+	if (v.runner_up == SIZE_MAX) {
+		v.why = "only one value was measured";
+		return v;
+	}
+	switch (welch_test(pts[v.best].samples, pts[v.best].nsamples,
+			   pts[v.runner_up].samples, pts[v.runner_up].nsamples, &w)) {
+	case 0:
+		v.tested = true;
+		v.p = w.p;
+		v.significant = w.t > 0 && w.p < WELCH_ALPHA;
+		break;
+	case -EINVAL:
+		v.why = "a point has fewer than 2 samples; use a longer --duration or more --runs";
+		break;
+	default:
+		v.why = "the samples have no spread to test";
+	}
+	return v;
+}
 
 static volatile sig_atomic_t stop_requested;
 
@@ -119,9 +180,15 @@ struct plan {
 	bool batch;		/* sweeping batch, else fraction */
 	long *values;
 	size_t n;
-	long tasks, runs;
+	long *tasks;		/* the task counts, each point measured with each */
+	size_t ntasks;
+	long max_tasks, runs;
+	double precision, max_duration;	/* precision 0: a fixed --duration */
+	bool pinned;		/* the other setting held at pin for every point */
+	long pin;
 	double duration, warmup;
 	int *cpus;
+	int log_fd;		/* the workload's output: stderr or --workload-log */
 };
 
 static int usage_number(const char *opt, const char *text, long min, long max, long *v)
@@ -142,6 +209,49 @@ static int usage_seconds(const char *opt, const char *text, double min, double *
 	return EXIT_OK;
 }
 
+/*
+ * --tasks: "1,2,4" or "25%,50%,100%" of the CPUs this process may use,
+ * rounded up; a count given twice (also after rounding) is measured once.
+ */
+static int parse_tasks(const char *text, long ncpus, struct plan *p)
+{
+	const char *s = text;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		bool pct = len > 0 && s[len - 1] == '%';
+		char buf[16];
+		long v, *more;
+		size_t i;
+
+		if (len == 0 || len >= sizeof(buf) ||
+		    (memcpy(buf, s, len - pct), buf[len - pct] = '\0',
+		     parse_long(buf, 1, pct ? 100 : ncpus, &v))) {
+			pcp_error("--tasks \"%s\": give counts from 1 to %ld or percentages of them "
+				  "(e.g. 1,2 or 50%%,100%%)", text, ncpus);
+			return EXIT_USAGE;
+		}
+		if (pct)
+			v = (ncpus * v + 99) / 100;
+		for (i = 0; i < p->ntasks && p->tasks[i] != v; i++)
+			;
+		if (i == p->ntasks) {
+			more = realloc(p->tasks, (p->ntasks + 1) * sizeof(*more));
+			if (!more) {
+				pcp_error("out of memory");
+				return EXIT_FAIL;
+			}
+			p->tasks = more;
+			p->tasks[p->ntasks++] = v;
+			if (v > p->max_tasks)
+				p->max_tasks = v;
+		}
+		if (!s[len])
+			return EXIT_OK;
+		s += len + 1;
+	}
+}
+
 static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
@@ -151,6 +261,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	p->log_fd = STDERR_FILENO;
 	if (!o->batch == !o->fraction) {
 		pcp_error("sweep needs exactly one of --batch or --fraction, e.g. --batch 31:527:31");
 		return EXIT_USAGE;
@@ -175,22 +286,148 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		return EXIT_FAIL;
 	}
 	ncpus = CPU_COUNT(&allowed);
-	p->tasks = ncpus;
 	p->runs = 1;
 	p->duration = 10;
 	p->warmup = 2;
-	if ((o->tasks && (rc = usage_number("--tasks", o->tasks, 1, ncpus, &p->tasks))) ||
-	    (o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
-	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
-	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))))
+	if ((rc = parse_tasks(o->tasks ? o->tasks : "100%", ncpus, p)))
 		return rc;
-	p->cpus = calloc((size_t)p->tasks, sizeof(*p->cpus));
+	if (o->plot && p->ntasks > 1) {
+		pcp_error("--plot draws one task count: give one --tasks, or plot each sweep apart");
+		return EXIT_USAGE;
+	}
+	if (o->with_batch || o->with_fraction) {
+		const char *with = o->with_batch ? o->with_batch : o->with_fraction;
+
+		if (!o->with_batch == !o->batch || (o->with_batch && o->with_fraction)) {
+			pcp_error("pin the setting that is not swept: --batch with --with-fraction, "
+				  "--fraction with --with-batch");
+			return EXIT_USAGE;
+		}
+		if ((rc = usage_number(o->with_batch ? "--with-batch" : "--with-fraction", with, 0,
+				       INT_MAX, &p->pin)) ||
+		    (rc = change_value_usage(root, !p->batch, p->pin)))
+			return rc;
+		p->pinned = true;
+	}
+	if (o->precision) {
+		size_t len = strlen(o->precision);
+		char buf[32];
+
+		if (o->command) {
+			pcp_error("--precision samples page_fault1 each second: it takes no COMMAND");
+			return EXIT_USAGE;
+		}
+		if (len < 2 || len >= sizeof(buf) || o->precision[len - 1] != '%' ||
+		    (snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, o->precision),
+		     parse_seconds(buf, 0.01, 100, &p->precision))) {
+			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
+				  "(e.g. 2%%)", o->precision);
+			return EXIT_USAGE;
+		}
+		p->precision /= 100;
+		p->max_duration = 60;
+	} else if (o->max_duration) {
+		pcp_error("--max-duration bounds --precision: give both");
+		return EXIT_USAGE;
+	}
+	if ((o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
+	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
+	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))) ||
+	    (o->max_duration &&
+	     (rc = usage_seconds("--max-duration", o->max_duration, 0.01, &p->max_duration))))
+		return rc;
+	if (p->precision && p->max_duration < p->duration) {
+		pcp_error("--max-duration %g is below --duration %g", p->max_duration, p->duration);
+		return EXIT_USAGE;
+	}
+	if (o->workload_log && !o->command) {
+		pcp_error("--workload-log keeps an external workload's output: give its command after --");
+		return EXIT_USAGE;
+	}
+	if (o->workload_log) {
+		p->log_fd = open(o->workload_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (p->log_fd < 0) {
+			p->log_fd = STDERR_FILENO;
+			pcp_error("cannot write %s: %s", o->workload_log, strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): parse_tasks gives max_tasks >= 1 */
+	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
 	if (!p->cpus)
 		return EXIT_FAIL;
-	for (int cpu = 0, n = 0; n < p->tasks; cpu++)
+	for (int cpu = 0, n = 0; n < p->max_tasks; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
 			p->cpus[n++] = cpu;
 	return EXIT_OK;
+}
+
+/* The command as a shell would take it back, for messages. */
+static void print_command(FILE *f, char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		fputs(i ? " " : "", f);
+		if (*a && !a[strcspn(a, " \t\n'\"\\$`*?[]{}();&|<>!#~")]) {
+			fputs(a, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (; *a; a++)
+			if (*a == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*a, f);
+		fputc('\'', f);
+	}
+}
+
+/*
+ * Run the external workload once.  A run that ends badly is reported here,
+ * with what the admin needs to reproduce it, and gives -ECANCELED.
+ */
+static int run_external(const struct sweep_opts *o, const struct plan *p, long pt_tasks,
+			const char *regex, double *wall, double *metric)
+{
+	struct ext_io io = { .log_fd = p->log_fd };
+	int status = 0, rc;
+	char tasks[24];
+
+	/* an external workload sizes itself to the point's task count */
+	snprintf(tasks, sizeof(tasks), "%ld", pt_tasks);
+	if (setenv("PCPCTL_TASKS", tasks, 1) < 0)
+		return -errno;
+
+	rc = ext_run(o->command, regex, &io, &stop_requested, wall, metric, &status);
+	if (rc == -EINTR || (rc == 0 && status == 0))
+		return rc;
+	fputs("pcpctl: the workload \"", stderr);
+	print_command(stderr, o->command);
+	if (rc == 0 || rc == -ENOMSG || rc == -EBADMSG) {
+		if (status)
+			fprintf(stderr, "\" exited with status %d", status);
+		else if (rc == -ENOMSG)
+			fprintf(stderr, "\" printed nothing that matches --metric '%s'", regex);
+		else
+			fprintf(stderr, "\" printed a match of --metric '%s' that is no number",
+				regex);
+	} else {
+		fprintf(stderr, "\" could not be run: %s", strerror(-rc));
+	}
+	if (io.last_err[0])
+		fprintf(stderr, "; its last line on stderr: %s", io.last_err);
+	fputc('\n', stderr);
+	return -ECANCELED;
+}
+
+/* --precision: whether the samples so far pin the Hmean down well enough. */
+static bool precise_enough(const double *x, size_t n, void *arg)
+{
+	const struct plan *p = arg;
+	double rel;
+
+	return welch_hmean_ci95(x, n, &rel) == 0 && rel <= p->precision;
 }
 
 /* Run the workload R times at the current setting; samples are ops/s (or the metric). */
@@ -201,24 +438,21 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 
 	if (o->command && p->warmup > 0) {
 		double wall, metric;
-		int status;
 
-		rc = ext_run(o->command, NULL, &stop_requested, &wall, &metric, &status);
+		rc = run_external(o, p, pt->tasks, NULL, &wall, &metric);
 		if (rc)
 			return rc;
 	}
 	rc = sysload_mark(&begin);
+	if (!rc && o->lockprof)
+		rc = lockprof_start(o->lockprof);
 	for (long r = 0; r < p->runs && !rc; r++) {
-		double *samples = NULL, wall, metric;
+		/* ext_run sets both when it returns 0 */
+		double *samples = NULL, wall = 0, metric = 0;
 		size_t n = 0;
-		int status;
 
 		if (o->command) {
-			rc = ext_run(o->command, o->metric, &stop_requested, &wall, &metric, &status);
-			if (!rc && status != 0) {
-				pcp_error("the workload exited with status %d", status);
-				rc = -ECHILD;
-			}
+			rc = run_external(o, p, pt->tasks, o->metric, &wall, &metric);
 			if (!rc) {
 				samples = malloc(sizeof(*samples));
 				if (!samples)
@@ -230,8 +464,10 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			}
 		} else {
 			struct pf1_config cfg = {
-				.cpus = p->cpus, .ncpus = (size_t)p->tasks, .duration_s = p->duration,
+				.cpus = p->cpus, .ncpus = (size_t)pt->tasks, .duration_s = p->duration,
 				.warmup_s = p->warmup, .stop = &stop_requested,
+				.enough = p->precision ? precise_enough : NULL,
+				.enough_arg = (void *)p, .max_duration_s = p->max_duration,
 			};
 
 			rc = pf1_run(&cfg, &samples, &n);
@@ -249,12 +485,24 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		pt->nsamples += n;
 		free(samples);
 	}
+	if (o->lockprof) {
+		int lrc = lockprof_stop(o->lockprof, &pt->lock_pct);
+
+		pt->has_lock = lrc == 0;
+		if (lrc && lrc != -ENODATA && !rc)
+			rc = lrc;
+	}
 	if (!rc)
 		rc = sysload_mark(&end);
 	if (!rc)
 		rc = sysload_diff(&begin, &end, &pt->load);
 	if (!rc)
 		rc = stats_summarize(pt->samples, pt->nsamples, &pt->st);
+	if (!rc && !o->command) {
+		pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
+		pt->has_ci = welch_hmean_ci95(pt->samples, pt->nsamples, &pt->ci_pct) == 0;
+		pt->ci_pct *= 100;
+	}
 	if (!rc)
 		pt->measured = true;
 	return rc;
@@ -267,12 +515,17 @@ static const char *unit(const struct sweep_opts *o)
 
 static void print_header(const struct sweep_opts *o, const struct plan *p)
 {
-	printf("sweep of %s over %zu values: %s, %ld task%s, %ld run%s per point\n",
-	       p->batch ? "batch" : "fraction", p->n, o->command ? o->command[0] : "page_fault1",
-	       p->tasks, p->tasks == 1 ? "" : "s", p->runs, p->runs == 1 ? "" : "s");
-	printf("%8s %14s %14s %14s %7s %8s %12s %12s %10s %s\n", p->batch ? "BATCH" : "FRACTION",
-	       unit(o), "MIN", "MAX", "COV%", "CHANGE%", "PGALLOC", "PGFREE", "PGFAULT",
-	       "DISTURBED");
+	printf("sweep of %s over %zu values: %s, ", p->batch ? "batch" : "fraction", p->n,
+	       o->command ? o->command[0] : "page_fault1");
+	for (size_t i = 0; i < p->ntasks; i++)
+		printf("%s%ld", i ? "," : "", p->tasks[i]);
+	printf(" task%s, %ld run%s per point", p->max_tasks == 1 ? "" : "s", p->runs,
+	       p->runs == 1 ? "" : "s");
+	if (p->pinned)
+		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
+	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %12s %12s %10s %s\n",
+	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
+	       "CHANGE%", "LOCK%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -280,18 +533,28 @@ static void print_row(const struct point *pt, const struct point *first)
 	double change = 0;
 
 	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
-	printf("%8ld %14.1f %14.1f %14.1f ", pt->value, pt->st.hmean, pt->st.min, pt->st.max);
+	printf("%8ld %5ld ", pt->value, pt->tasks);
+	if (pt->high >= 0)
+		printf("%7ld", pt->high);
+	else
+		printf("%7s", "-");
+	printf(" %14.1f %14.1f %14.1f ", pt->st.hmean, pt->st.min, pt->st.max);
 	if (pt->st.has_cv)
 		printf("%7.2f", 100 * pt->st.cv);
 	else
 		printf("%7s", "-");
-	printf(" %+8.1f %12llu %12llu %10llu %s\n", change, pt->load.pgalloc, pt->load.pgfree,
+	printf(" %+8.1f", change);
+	if (pt->has_lock)
+		printf(" %6.2f", pt->lock_pct);
+	else
+		printf(" %6s", "-");
+	printf(" %12llu %12llu %10llu %s\n", pt->load.pgalloc, pt->load.pgfree,
 	       pt->load.pgfault, pt->load.disturbed ? "yes" : "no");
 	fflush(stdout);
 }
 
 /* The points as JSON (text shows them as they are measured, print_row()). */
-static void print_points(const struct point *pts, size_t n)
+static void print_points(const struct point *pts, size_t n, bool o_command)
 {
 	open_json_array("points");
 	for (size_t i = 0; i < n; i++) {
@@ -299,6 +562,8 @@ static void print_points(const struct point *pts, size_t n)
 
 		open_json_object(NULL);
 		print_long(PRINT_JSON, "value", "%ld", pt->value);
+		print_long(PRINT_JSON, "tasks", "%ld", pt->tasks);
+		print_long_or_null("high", "%ld", pt->high >= 0, pt->high);
 		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
 		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
 		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
@@ -306,6 +571,9 @@ static void print_points(const struct point *pts, size_t n)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
+		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock_pct);
+		print_double_or_null("ci95_pct", "%.3f", pt->has_ci, pt->ci_pct);
+		print_double_or_null("seconds", "%.1f", !o_command, pt->seconds);
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
 			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
@@ -321,32 +589,96 @@ static void print_points(const struct point *pts, size_t n)
 	close_json_array();
 }
 
-/* What a sweep came to: in JSON every point; in text (after the rows) the best one. */
-static int print_result(const struct sweep_opts *o, const struct plan *p,
-			const struct point *pts, size_t n, size_t best, bool restored)
+/* The text line that names the best value, or says there is none. */
+static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
+			       const struct point *pts, const struct verdict *v, long tasks,
+			       const char *end)
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
+	const struct point *b = &pts[v->best];
 
+	if (p->ntasks > 1)
+		printf("with %ld task%s, ", tasks, tasks == 1 ? "" : "s");
+	if (v->significant)
+		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
+		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+	else if (v->tested)
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
+		       "but against %s %ld Welch p = %.3g", parameter, parameter, b->value,
+		       b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+	else
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
+		       "untested: %s", parameter, parameter, b->value, b->st.hmean, unit(o), v->why);
+	printf("%s\n", end);
+}
+
+static void print_verdict_json(const char *key, const struct point *pts, size_t n,
+			       const struct verdict *v, long tasks)
+{
+	if (v->best >= n) {
+		print_null(PRINT_JSON, key, "%s", "");
+		return;
+	}
+	open_json_object(key);
+	if (!key)
+		print_long(PRINT_JSON, "tasks", "%ld", tasks);
+	print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
+	print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
+	print_bool(PRINT_JSON, "significant", "%s", v->significant);
+	print_long_or_null("runner_up", "%ld", v->runner_up < n,
+			   v->runner_up < n ? pts[v->runner_up].value : 0);
+	print_double_or_null("p", "%.6g", v->tested, v->p);
+	close_json_object();
+}
+
+/*
+ * What a sweep came to: in JSON every point; in text (after the rows) a
+ * verdict per task count.  v has one per p->tasks; "best" is the one of
+ * the largest task count, the one a sweep without --tasks has.
+ */
+static int print_result(const struct sweep_opts *o, const struct plan *p,
+			const struct hostinfo *host, const struct point *pts, size_t n,
+			const struct verdict *v, bool restored)
+{
+	size_t last = SIZE_MAX, top = 0;
+
+	for (size_t t = 0; t < p->ntasks; t++) {
+		if (v[t].best < n)
+			last = t;
+		if (p->tasks[t] == p->max_tasks)
+			top = t;
+	}
 	new_json_obj(o->json);
-	print_string(PRINT_JSON, "parameter", "%s", parameter);
+	print_string(PRINT_JSON, "parameter", "%s", p->batch ? "batch" : "fraction");
 	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
-	print_long(PRINT_JSON, "tasks", "%ld", p->tasks);
-	print_points(pts, n);
-	if (best < n) {
-		open_json_object("best");
-		print_string(PRINT_FP, NULL, "best: %s", parameter);
-		print_long(PRINT_ANY, "value", " %ld", pts[best].value);
-		print_double(PRINT_JSON, "hmean", "%.3f", pts[best].st.hmean);
-		print_double(PRINT_FP, NULL, ", %.1f", pts[best].st.hmean);
-		print_string(PRINT_FP, NULL, " %s", unit(o));
+	print_long(PRINT_JSON, "tasks", "%ld", p->max_tasks);
+	open_json_array("task_counts");
+	for (size_t t = 0; t < p->ntasks; t++)
+		print_long(PRINT_JSON, NULL, "%ld", p->tasks[t]);
+	close_json_array();
+	if (p->pinned) {
+		open_json_object("pinned");
+		print_long(PRINT_JSON, p->batch ? "fraction" : "batch", "%ld", p->pin);
 		close_json_object();
 	} else {
-		print_null(PRINT_JSON, "best", "%s", "");
+		print_null(PRINT_JSON, "pinned", "%s", "");
 	}
+	hostinfo_print_json(host);
+	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
+	print_points(pts, n, o->command);
+	print_verdict_json("best", pts, n, &v[top], p->max_tasks);
+	open_json_array("best_by_tasks");
+	for (size_t t = 0; t < p->ntasks; t++)
+		if (v[t].best < n)
+			print_verdict_json(NULL, pts, n, &v[t], p->tasks[t]);
+	close_json_array();
 	print_bool(PRINT_JSON, "restored", "%s", restored);
-	if (best < n)
-		print_string(PRINT_FP, NULL, "%s\n",
-			     restored ? "; the settings from before are restored" : "");
+	if (!o->json)
+		for (size_t t = 0; t < p->ntasks; t++)
+			if (v[t].best < n)
+				print_verdict_text(o, p, pts, &v[t], p->tasks[t],
+						   t == last && restored ?
+						   "; the settings from before are restored" : "");
 	return delete_json_obj();
 }
 
@@ -358,15 +690,18 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 		pcp_error("cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed\n",
+	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%ld,%.3f,%.3f,%.3f,", pts[i].value, pts[i].st.hmean, pts[i].st.min,
 			pts[i].st.max);
 		if (pts[i].st.has_cv)
 			fprintf(f, "%.6f", pts[i].st.cv);
-		fprintf(f, ",%llu,%llu,%llu,%d\n", pts[i].load.pgalloc, pts[i].load.pgfree,
-			pts[i].load.pgfault, pts[i].load.disturbed);
+		fprintf(f, ",%llu,%llu,%llu,%d,%ld,", pts[i].load.pgalloc, pts[i].load.pgfree,
+			pts[i].load.pgfault, pts[i].load.disturbed, pts[i].tasks);
+		if (pts[i].high >= 0)
+			fprintf(f, "%ld", pts[i].high);
+		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
 		pcp_error("cannot write %s: %s", path, strerror(errno));
@@ -406,15 +741,37 @@ static int write_plot(const struct sweep_opts *o, const char *path, const struct
 	return rc;
 }
 
-static int apply_point(struct kernel *k, const struct sysroot *root, bool batch, long value)
+/* The largest pcp high of any CPU in any zone, -1 when zoneinfo has none. */
+static long largest_high(const struct zoneinfo *zi)
+{
+	int high = -1;
+
+	for (size_t z = 0; z < zi->nzones; z++) {
+		int lo, hi;
+
+		if (!zi->zones[z].pagesets)
+			continue;
+		zi_zone_range(&zi->zones[z], ZI_HIGH, &lo, &hi);
+		if (hi > high)
+			high = hi;
+	}
+	return high;
+}
+
+/* Apply value, and the pinned setting with it, verified; *high as zoneinfo then says. */
+static int apply_point(struct kernel *k, const struct sysroot *root, const struct plan *p,
+		       long value, bool dry_run, long *high)
 {
 	struct change_request req = {
-		.set_batch = batch, .batch = value, .set_fraction = !batch, .fraction = value,
-		.in_session = true,
+		.set_batch = p->batch || p->pinned, .batch = p->batch ? value : p->pin,
+		.set_fraction = !p->batch || p->pinned, .fraction = p->batch ? p->pin : value,
+		.in_session = !dry_run, .dry_run = dry_run,
 	};
 	struct change_result res;
 	int rc = change_exit(root, apply_change(k, &req, &res));
 
+	if (!rc && high)
+		*high = largest_high(&res.zi_after);
 	apply_result_free(&res);
 	return rc;
 }
@@ -422,9 +779,11 @@ static int apply_point(struct kernel *k, const struct sysroot *root, bool batch,
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
 	struct change_session session;
+	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
+	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
 	struct kernel *k = NULL;
-	size_t done = 0, best = SIZE_MAX;
+	size_t npts = 0, measured = 0;
 	struct plan p;
 	int rc, end_rc;
 
@@ -432,50 +791,56 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (rc)
 		goto out;
 	k = kernel_open(root);
-	pts = calloc(p.n, sizeof(*pts));
-	if (!k || !pts) {
+	npts = p.n * p.ntasks;
+	pts = calloc(npts, sizeof(*pts));
+	verdicts = calloc(p.ntasks, sizeof(*verdicts));
+	if (!k || !pts || !verdicts) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	hostinfo_read(root, &host);
 	/* A dry run of the first point reports a missing interface or privilege up front. */
-	struct change_request probe = {
-		.set_batch = p.batch, .batch = p.values[0], .set_fraction = !p.batch,
-		.fraction = p.values[0], .dry_run = true,
-	};
-	struct change_result probe_res;
-
-	rc = change_exit(root, apply_change(k, &probe, &probe_res));
-	apply_result_free(&probe_res);
+	rc = apply_point(k, root, &p, p.values[0], true, NULL);
 	if (rc)
 		goto out;
+	if (!o->lockprof)
+		pcp_warn("zone lock contention is not sampled (LOCK%% and lock_pct are null): %s",
+			 o->lockprof_why ? o->lockprof_why : "not asked for");
 	catch_signals();
 	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
 		goto out;
 	if (!o->json)
 		print_header(o, &p);
-	for (done = 0; done < p.n && !stop_requested; done++) {
-		struct point *pt = &pts[done];
+	for (size_t v = 0; v < p.n && !rc && !stop_requested; v++) {
+		long high = -1;
 
-		pt->value = p.values[done];
-		fprintf(stderr, "pcpctl: point %zu/%zu: %s %ld\n", done + 1, p.n,
-			p.batch ? "batch" : "fraction", pt->value);
-		rc = apply_point(k, root, p.batch, pt->value);
-		if (rc)
-			break;
-		rc = measure(o, &p, pt);
-		if (rc) {
-			if (rc != -EINTR)
-				pcp_error("measuring %s %ld failed: %s", p.batch ? "batch" : "fraction",
-					  pt->value, strerror(-rc));
-			rc = EXIT_FAIL;
-			break;
+		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p.n,
+			p.batch ? "batch" : "fraction", p.values[v]);
+		rc = apply_point(k, root, &p, p.values[v], false, &high);
+		for (size_t t = 0; t < p.ntasks && !rc && !stop_requested; t++) {
+			struct point *pt = &pts[v * p.ntasks + t];
+
+			pt->value = p.values[v];
+			pt->tasks = p.tasks[t];
+			pt->high = high;
+			rc = measure(o, &p, pt);
+			if (rc) {
+				if (rc != -EINTR && rc != -ECANCELED)
+					pcp_error("measuring %s %ld with %ld tasks failed: %s",
+						  p.batch ? "batch" : "fraction", pt->value, pt->tasks,
+						  strerror(-rc));
+				rc = EXIT_FAIL;
+				break;
+			}
+			if (p.precision)
+				fprintf(stderr, "pcpctl: %s %ld with %ld tasks: +-%.2f%% after %.0f s\n",
+					p.batch ? "batch" : "fraction", pt->value, pt->tasks,
+					pt->has_ci ? pt->ci_pct : NAN, pt->seconds);
+			if (!o->json)
+				print_row(pt, &pts[t]);
 		}
-		if (best == SIZE_MAX || pt->st.hmean > pts[best].st.hmean)
-			best = done;
-		if (!o->json)
-			print_row(pt, &pts[0]);
 	}
 	end_rc = change_exit(root, apply_session_end(k, &session));
 	if (stop_requested) {
@@ -487,23 +852,30 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (end_rc)
 		rc = end_rc;
 	/* Whatever was measured is reported, also after an error. */
-	size_t measured = 0;
-
-	while (measured < p.n && pts[measured].measured)
+	while (measured < npts && pts[measured].measured)
 		measured++;
-	if (print_result(o, &p, pts, measured, best, end_rc == EXIT_OK) && !rc)
+	for (size_t t = 0; t < p.ntasks; t++)
+		verdicts[t] = judge(pts, measured, p.tasks[t]);
+	if (print_result(o, &p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
-	if (measured && o->plot && write_plot(o, o->plot, pts, measured, best, p.batch) && !rc)
+	/* --plot comes with one task count only (make_plan) */
+	if (measured && o->plot &&
+	    write_plot(o, o->plot, pts, measured,
+		       verdicts[0].significant ? verdicts[0].best : PLOT_NO_BEST, p.batch) && !rc)
 		rc = EXIT_FAIL;
 out:
-	if (pts)
-		for (size_t i = 0; i < p.n; i++)
-			free(pts[i].samples);
+	for (size_t i = 0; pts && i < npts; i++)
+		free(pts[i].samples);
 	free(pts);
+	free(verdicts);
+	hostinfo_free(&host);
 	free(p.values);
+	free(p.tasks);
 	free(p.cpus);
+	if (p.log_fd != STDERR_FILENO)
+		close(p.log_fd);
 	if (k)
 		k->ops->close(k);
 	return rc;

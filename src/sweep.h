@@ -6,15 +6,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct lockprof;
 struct sysroot;
 
 struct sweep_opts {
 	const char *batch, *fraction;	/* START:STOP:STEP or a comma list */
 	const char *tasks, *duration, *warmup, *runs;
+	const char *precision, *max_duration;	/* --precision P%: sample until the CI is within */
 	const char *metric;		/* --metric REGEX, with an external command */
 	const char *csv, *plot;		/* output files */
+	const char *workload_log;	/* the external workload's stdout and stderr */
+	const char *with_batch, *with_fraction;	/* the other setting, pinned */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
+	/* opened before privileges were dropped; NULL with the reason in lockprof_why */
+	struct lockprof *lockprof;
+	const char *lockprof_why;
 };
 
 /* The most points one sweep may have: more is surely a typo in the range. */

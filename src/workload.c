@@ -288,7 +288,7 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	struct timespec t0, prev_t, now, deadline;
 	uint_least64_t prev_ops, ops;
 	double interval, nq, *out = NULL;
-	size_t len, n, i;
+	size_t len, n, nmin, i;
 	long pagesz = sysconf(_SC_PAGESIZE);
 	int rc;
 
@@ -298,7 +298,10 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	    !isfinite(cfg->warmup_s) || !isfinite(cfg->interval_s))
 		return -EINVAL;
 	/* keeps the deadlines' time_t arithmetic far from overflow */
-	if (cfg->duration_s + cfg->warmup_s > (double)INT32_MAX ||
+	if (cfg->enough && !(cfg->max_duration_s >= cfg->duration_s))
+		return -EINVAL;
+	if ((cfg->enough ? cfg->max_duration_s : cfg->duration_s) + cfg->warmup_s >
+	    (double)INT32_MAX ||
 	    cfg->ncpus > SIZE_MAX / sizeof(struct pf1_slot))
 		return -EINVAL;
 	for (i = 0; i < cfg->ncpus; i++)
@@ -309,9 +312,14 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 	if (pagesz <= 0 || len < (size_t)pagesz)
 		return -EINVAL;
 	nq = round(cfg->duration_s / interval);
+	nmin = nq < 1 ? 1 : (size_t)nq;
+	if (cfg->enough)
+		nq = round(cfg->max_duration_s / interval);
 	if (nq > (double)(SIZE_MAX / sizeof(double)))
 		return -EINVAL;
 	n = nq < 1 ? 1 : (size_t)nq;
+	if (n < nmin)
+		n = nmin;
 
 	out = malloc(n * sizeof(*out));
 	r.pids = calloc(cfg->ncpus, sizeof(*r.pids));
@@ -357,6 +365,11 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples)
 		out[i] = (double)(ops - prev_ops) / (ts_sec(&now) - ts_sec(&prev_t));
 		prev_ops = ops;
 		prev_t = now;
+		if (cfg->enough && i + 1 >= nmin && i + 1 < n &&
+		    cfg->enough(out, i + 1, cfg->enough_arg)) {
+			n = i + 1;
+			break;
+		}
 	}
 	*samples = out;
 	*nsamples = n;
@@ -375,9 +388,69 @@ struct outbuf {
 	size_t len, cap;
 };
 
-/* Read what the pipe has; -EAGAIN when empty for now, 0 at EOF, 1 after
- * reading something. */
-static int outbuf_read(struct outbuf *b, int fd)
+/* The workload's words for the log; a log that fails loses them, not the run. */
+static void pass_on(int log_fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(log_fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+/* The line of stderr being read, and the last one finished. */
+struct errtail {
+	char cur[EXT_LAST_LINE];
+	size_t len;
+	char *last;		/* EXT_LAST_LINE bytes, or NULL to keep none */
+};
+
+static void errtail_end_line(struct errtail *t)
+{
+	if (t->len && t->last) {
+		memcpy(t->last, t->cur, t->len);
+		t->last[t->len] = '\0';
+	}
+	t->len = 0;
+}
+
+static void errtail_add(struct errtail *t, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n' || c == '\r')
+			errtail_end_line(t);
+		else if (t->len < sizeof(t->cur) - 1)
+			/* the line ends up in a message on a terminal */
+			t->cur[t->len++] = (char)(c < 0x20 || c == 0x7f ? '?' : c);
+	}
+}
+
+/* Copy the workload's stderr to the log; -EAGAIN when empty for now, 0 at
+ * EOF, 1 after reading something. */
+static int errtail_read(struct errtail *t, int fd, int log_fd)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return errno == EINTR ? 1 : -errno;
+	if (n == 0)
+		return 0;
+	pass_on(log_fd, buf, (size_t)n);
+	errtail_add(t, buf, (size_t)n);
+	return 1;
+}
+
+/* Read what the pipe has (a copy to log_fd); -EAGAIN when empty for now, 0
+ * at EOF, 1 after reading something. */
+static int outbuf_read(struct outbuf *b, int fd, int log_fd)
 {
 	size_t end;
 	ssize_t n;
@@ -400,6 +473,7 @@ static int outbuf_read(struct outbuf *b, int fd)
 		return errno == EINTR ? 1 : -errno;
 	if (n == 0)
 		return 0;
+	pass_on(log_fd, b->data + b->len, (size_t)n);
 	/* regexec stops at a NUL: keep the text after one searchable */
 	for (end = b->len + (size_t)n; b->len < end; b->len++)
 		if (b->data[b->len] == '\0')
@@ -410,14 +484,27 @@ static int outbuf_read(struct outbuf *b, int fd)
 
 /* What the group wrote before it was killed.  Stragglers that left the
  * group may hold the pipe open forever: take what is there, never wait. */
-static int outbuf_drain(struct outbuf *b, int fd)
+static int outbuf_drain(struct outbuf *b, int fd, int log_fd)
 {
 	int rc;
 
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
 		return -errno;
-	while ((rc = outbuf_read(b, fd)) == 1)
+	while ((rc = outbuf_read(b, fd, log_fd)) == 1)
 		;
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+/* Likewise for stderr: a straggler may hold it open. */
+static int errtail_drain(struct errtail *t, int fd, int log_fd)
+{
+	int rc;
+
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
+		return -errno;
+	while ((rc = errtail_read(t, fd, log_fd)) == 1)
+		;
+	errtail_end_line(t);
 	return rc == -EAGAIN ? 0 : rc;
 }
 
@@ -455,7 +542,8 @@ static int parse_metric(const regex_t *re, const char *text, double *metric)
 }
 
 __attribute__((noreturn))
-static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
+static void ext_child(char *const argv[], int nullfd, int outfd, int stderr_fd,
+		      int errfd)
 {
 	sigset_t none;
 	int e;
@@ -465,8 +553,8 @@ static void ext_child(char *const argv[], int nullfd, int outfd, int errfd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	if (dup2(nullfd, STDIN_FILENO) < 0 ||
-	    (outfd >= 0 && dup2(outfd, STDOUT_FILENO) < 0)) {
+	if (dup2(nullfd, STDIN_FILENO) < 0 || dup2(outfd, STDOUT_FILENO) < 0 ||
+	    dup2(stderr_fd, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {
 		execvp(argv[0], argv);
@@ -485,15 +573,17 @@ static int exit_code(int status)
 	return WEXITSTATUS(status);
 }
 
-int ext_run(char *const argv[], const char *metric_regex,
+int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 	    volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status)
 {
 	struct outbuf out = { 0 };
+	struct errtail tail = { .last = io ? io->last_err : NULL };
 	struct timespec t0, t1;
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	regex_t re;
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, wlog[2] = { -1, -1 };
+	int log_fd = io ? io->log_fd : STDERR_FILENO;
 	int nullfd = -1, pidfd = -1, status = 0, e, rc = 0;
 	bool have_re = false, exited = false;
 	pid_t pid = -1;
@@ -501,6 +591,8 @@ int ext_run(char *const argv[], const char *metric_regex,
 
 	if (!argv || !argv[0])
 		return -EINVAL;
+	if (io)
+		io->last_err[0] = '\0';
 	if (metric_regex) {
 		if (regcomp(&re, metric_regex, REG_EXTENDED) != 0)
 			return -EINVAL;
@@ -510,7 +602,7 @@ int ext_run(char *const argv[], const char *metric_regex,
 			goto done;
 		}
 	}
-	if (pipe2(errp, O_CLOEXEC) < 0 ||
+	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(wlog, O_CLOEXEC) < 0 ||
 	    (nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
 		rc = -errno;
 		goto done;
@@ -523,11 +615,12 @@ int ext_run(char *const argv[], const char *metric_regex,
 		goto done;
 	}
 	if (pid == 0)
-		ext_child(argv, nullfd, outp[1], errp[1]);
+		ext_child(argv, nullfd, outp[1] >= 0 ? outp[1] : log_fd, wlog[1], errp[1]);
 	/* both sides set the group: whichever runs first, kill(-pid) works */
 	setpgid(pid, pid);
 	close_fd(&errp[1]);
 	close_fd(&outp[1]);
+	close_fd(&wlog[1]);
 	close_fd(&nullfd);
 
 	pidfd = (int)pidfd_open(pid, 0);
@@ -546,24 +639,33 @@ int ext_run(char *const argv[], const char *metric_regex,
 
 	pfd[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = outp[0], .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = wlog[0], .events = POLLIN };
 	while (!exited) {
 		/* poll is never restarted after a handler: *stop is seen */
 		if (stopped(stop)) {
 			rc = -EINTR;
 			goto done;
 		}
-		if (poll(pfd, 2, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
 			goto done;
 		}
 		if (pfd[1].revents) {
-			rc = outbuf_read(&out, outp[0]);
+			rc = outbuf_read(&out, outp[0], log_fd);
 			if (rc < 0)
 				goto done;
 			if (rc == 0)
 				pfd[1].fd = -1;
+			rc = 0;
+		}
+		if (pfd[2].revents) {
+			rc = errtail_read(&tail, wlog[0], log_fd);
+			if (rc < 0)
+				goto done;
+			if (rc == 0)
+				pfd[2].fd = -1;
 			rc = 0;
 		}
 		if (pfd[0].revents) {
@@ -578,8 +680,10 @@ done:
 		if (reap(pid, &status, 0) < 0 && rc == 0)
 			rc = -errno;
 	}
+	if (rc == 0)
+		rc = errtail_drain(&tail, wlog[0], log_fd);
 	if (rc == 0 && have_re) {
-		rc = outbuf_drain(&out, outp[0]);
+		rc = outbuf_drain(&out, outp[0], log_fd);
 		if (rc == 0)
 			rc = parse_metric(&re, out.data ? out.data : "", metric);
 	}
@@ -598,5 +702,7 @@ done:
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
+	close_fd(&wlog[0]);
+	close_fd(&wlog[1]);
 	return rc;
 }

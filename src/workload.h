@@ -14,6 +14,7 @@
 #define PCPCTL_WORKLOAD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* will-it-scale's MEMSIZE: large enough that each loop frees pages in
@@ -35,6 +36,14 @@ struct pf1_config {
 	 * ends the run at once (with or without SA_RESTART).
 	 */
 	volatile sig_atomic_t *stop;
+	/*
+	 * Optional: sample on past duration_s, up to max_duration_s, until
+	 * enough(samples so far, their number, arg) returns true.  It is asked
+	 * after each sample from duration_s on.
+	 */
+	bool (*enough)(const double *samples, size_t n, void *arg);
+	void *enough_arg;
+	double max_duration_s;	/* >= duration_s when enough is set */
 };
 
 /*
@@ -42,7 +51,8 @@ struct pf1_config {
  * warmup in ops/s (all tasks together), in a malloc()ed array the caller
  * frees.  Rates are computed from CLOCK_MONOTONIC time actually elapsed
  * between two samples, not from the nominal interval.  The number of
- * samples is duration_s / interval_s rounded to nearest, at least 1.
+ * samples is duration_s / interval_s rounded to nearest, at least 1 (with
+ * enough, up to max_duration_s / interval_s likewise).
  *
  * Returns 0, or a negative errno:
  *   -EINVAL  bad configuration (no CPUs, negative CPU id, non-positive
@@ -56,19 +66,36 @@ struct pf1_config {
  */
 int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples);
 
+/* The longest last line of a workload's stderr kept for a message. */
+#define EXT_LAST_LINE 256
+
+/*
+ * Where an external workload's output goes, and what is kept of it.
+ * pcpctl's stdout is its report (a table, JSON): the workload never writes
+ * there.  log_fd receives the workload's stdout (unless --metric captures
+ * it, and then a copy) and its stderr; last_err is the last non-empty line
+ * of its stderr, "" when there was none.
+ */
+struct ext_io {
+	int log_fd;
+	char last_err[EXT_LAST_LINE];
+};
+
 /*
  * Run an external workload: fork, execvp(argv[0], argv), wait for it.
  * The child gets its own process group and /dev/null as stdin, so a
  * terminal's ^C reaches only pcpctl, which then ends the whole group.
  *
+ * io: NULL sends the workload's output to pcpctl's stderr; see struct
+ *   ext_io.  Output lost on a failing log_fd does not fail the run.
  * wall_s: CLOCK_MONOTONIC time from fork to exit (optional, may be NULL).
  * exit_status: as a shell reports it: the exit code, or 128 + the signal
  *   number when it was killed (optional).
- * metric_regex: NULL to leave stdout alone; otherwise stdout is captured
- *   (not shown) and the first match of this POSIX extended regex is parsed
- *   as a double (C locale) into *metric: its first group if it has one and
- *   that group took part in the match, the whole match otherwise.  The
- *   parsed text must be a number and nothing else.
+ * metric_regex: NULL for no metric; otherwise the first match of this
+ *   POSIX extended regex in stdout is parsed as a double (C locale) into
+ *   *metric: its first group if it has one and that group took part in the
+ *   match, the whole match otherwise.  The parsed text must be a number and
+ *   nothing else.
  * stop: optional, as in struct pf1_config; when set the process group is
  *   killed and -EINTR returned.
  *
@@ -84,7 +111,7 @@ int pf1_run(const struct pf1_config *cfg, double **samples, size_t *nsamples);
  *   -ENOSYS  the kernel lacks pidfd_open (Linux < 5.3)
  *   other    exec failed (e.g. -ENOENT, -EACCES), or fork/pipe/read
  */
-int ext_run(char *const argv[], const char *metric_regex,
+int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 	    volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status);
 

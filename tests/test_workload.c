@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -96,6 +97,41 @@ static void test_pf1_tiny(void **state)
 		assert_true(samples[i] > 0);
 	assert_true(t >= 0.35 && t < 2.0);
 	free(samples);
+	assert_no_children();
+}
+
+/* enough() ends the run once it says so, never before duration_s, never past max. */
+static bool after_n(const double *x, size_t n, void *arg)
+{
+	(void)x;
+	return n >= *(size_t *)arg;
+}
+
+static void test_pf1_enough(void **state)
+{
+	struct pf1_config cfg = {
+		.cpus = cpus, .ncpus = 1, .duration_s = 0.1, .warmup_s = 0, .interval_s = 0.05,
+		.map_bytes = 4 << 20, .enough = after_n, .max_duration_s = 0.4,
+	};
+	size_t want, n = 0;
+	double *samples = NULL;
+
+	(void)state;
+	cfg.enough_arg = &want;
+	want = 5;		/* from the 2nd sample on, yes at the 5th */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 5);
+	free(samples);
+	want = 1;		/* asked only from duration_s on: 2 samples */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 2);
+	free(samples);
+	want = 100;		/* never: max_duration_s */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
+	assert_int_equal(n, 8);
+	free(samples);
+	cfg.max_duration_s = 0.05;	/* below duration_s */
+	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
 	assert_no_children();
 }
 
@@ -209,22 +245,22 @@ static void test_ext_metric(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL,
+	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL, NULL,
 				 &wall, &metric, &status), 0);
 	assert_true(metric == 12.5);
 	assert_int_equal(status, 3);
 	assert_true(wall > 0 && wall < 5);
 
 	/* no group: the whole match */
-	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL,
+	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL, NULL,
 				 NULL, &metric, NULL), 0);
 	assert_true(metric == 12.5);
-	assert_int_equal(ext_run(argv, "nothing like it", NULL,
+	assert_int_equal(ext_run(argv, "nothing like it", NULL, NULL,
 				 &wall, &metric, &status), -ENOMSG);
 	assert_int_equal(status, 3);
-	assert_int_equal(ext_run(argv, "result: (.*)", NULL,
+	assert_int_equal(ext_run(argv, "result: (.*)", NULL, NULL,
 				 NULL, &metric, NULL), -EBADMSG);
-	assert_int_equal(ext_run(argv, "(", NULL, NULL, &metric, NULL), -EINVAL);
+	assert_int_equal(ext_run(argv, "(", NULL, NULL, NULL, &metric, NULL), -EINVAL);
 	assert_no_children();
 }
 
@@ -238,13 +274,43 @@ static void test_ext_status(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(plain, NULL, NULL, &wall, NULL, &status), 0);
+	assert_int_equal(ext_run(plain, NULL, NULL, NULL, &wall, NULL, &status), 0);
 	assert_int_equal(status, 0);
 	assert_true(wall >= 0);
-	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, NULL, &status), 0);
 	assert_int_equal(status, 128 + SIGKILL);
-	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, &status), -ENOENT);
-	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, NULL, &status), -ENOENT);
+	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_no_children();
+}
+
+/* Everything the workload writes reaches the log, none of it our stdout. */
+static void test_ext_io(void **state)
+{
+	char *const argv[] = { "sh", "-c",
+		"echo out=5; echo first >&2; printf 'last\\tline\\n\\n' >&2; exit 3", NULL };
+	char *const quiet[] = { "true", NULL };
+	struct ext_io io = { .log_fd = memfd_create("log", MFD_CLOEXEC) };
+	double metric = -1;
+	char log[256] = "";
+	int status = -1;
+	ssize_t n;
+
+	(void)state;
+	assert_true(io.log_fd >= 0);
+	assert_int_equal(ext_run(argv, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(status, 3);
+	/* the last non-empty line, its control characters made visible */
+	assert_string_equal(io.last_err, "last?line");
+	assert_int_equal(ext_run(argv, "out=([0-9]+)", &io, NULL, NULL, &metric, NULL), 0);
+	assert_true(metric == 5);
+	n = pread(io.log_fd, log, sizeof(log) - 1, 0);
+	assert_true(n > 0);
+	/* stdout and stderr in the log, twice: a captured stdout is copied too */
+	assert_string_equal(log, "out=5\nfirst\nlast\tline\n\nout=5\nfirst\nlast\tline\n\n");
+	assert_int_equal(ext_run(quiet, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_string_equal(io.last_err, "");
+	close(io.log_fd);
 	assert_no_children();
 }
 
@@ -255,7 +321,7 @@ static void test_ext_straggler(void **state)
 	double metric = -1, t0 = now();
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, &metric,
+	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
 	assert_true(now() - t0 < 5);
@@ -269,7 +335,7 @@ static void test_ext_stop(void **state)
 
 	(void)state;
 	stop_after(0.2);
-	assert_int_equal(ext_run(argv, "late=([0-9]+)", &stop, NULL, &metric,
+	assert_int_equal(ext_run(argv, "late=([0-9]+)", NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
 	assert_true(now() - t0 < 2);
 	assert_true(metric == -1);
@@ -281,12 +347,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pf1_tiny),
+		cmocka_unit_test(test_pf1_enough),
 		cmocka_unit_test(test_sysload_pf1),
 		cmocka_unit_test(test_pf1_stop),
 		cmocka_unit_test(test_pf1_invalid),
 		cmocka_unit_test(test_pf1_offline_cpu),
 		cmocka_unit_test(test_ext_metric),
 		cmocka_unit_test(test_ext_status),
+		cmocka_unit_test(test_ext_io),
 		cmocka_unit_test(test_ext_straggler),
 		cmocka_unit_test(test_ext_stop),
 	};

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.c - one row per (tasks, value), one column per sweep: the Hmean,
+ * its change against the first sweep, and a mark where Welch's t-test on
+ * the samples says the difference is significant
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "report.h"
+#include "stats.h"
+#include "sweepfile.h"
+#include "welch.h"
+
+/* Wide enough for "  12345678.90 (+1234.56%)" */
+#define CELL_WIDTH 24
+
+struct input {
+	const char *path;
+	char *label;
+	struct sweepfile f;
+};
+
+struct row {
+	long tasks, value;
+};
+
+struct cell {
+	const struct sweepfile_point *pt;	/* NULL when the input lacks the row */
+	bool has_change, tested, significant;
+	double change, p;
+};
+
+static const struct sweepfile_point *find_point(const struct sweepfile *f, const struct row *r)
+{
+	for (size_t i = 0; i < f->npoints; i++)
+		if (f->points[i].tasks == r->tasks && f->points[i].value == r->value)
+			return &f->points[i];
+	return NULL;
+}
+
+static int row_order(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/* Every (tasks, value) of any input, sorted, each once. */
+static struct row *collect_rows(const struct input *in, size_t nin, size_t *nrows)
+{
+	struct row *rows;
+	size_t total = 0, n = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		total += in[i].f.npoints;
+	rows = calloc(total, sizeof(*rows));
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < nin; i++)
+		for (size_t j = 0; j < in[i].f.npoints; j++)
+			rows[n++] = (struct row){ in[i].f.points[j].tasks, in[i].f.points[j].value };
+	qsort(rows, n, sizeof(*rows), row_order);
+	*nrows = 0;
+	for (size_t i = 0; i < n; i++)
+		if (*nrows == 0 || row_order(&rows[*nrows - 1], &rows[i]))
+			rows[(*nrows)++] = rows[i];
+	return rows;
+}
+
+static struct cell make_cell(const struct sweepfile_point *base, const struct sweepfile_point *pt)
+{
+	struct cell c = { .pt = pt };
+	struct welch w;
+
+	if (!pt || !base)
+		return c;
+	c.has_change = stats_change_pct(pt->hmean, base->hmean, &c.change) == 0;
+	if (pt != base && welch_test(pt->samples, pt->nsamples, base->samples, base->nsamples,
+				     &w) == 0) {
+		c.tested = true;
+		c.p = w.p;
+		c.significant = w.p < WELCH_ALPHA;
+	}
+	return c;
+}
+
+static void text_cell(const struct cell *c, int width)
+{
+	char buf[64];
+
+	if (!c->pt)
+		snprintf(buf, sizeof(buf), "-");
+	else if (!c->has_change)
+		snprintf(buf, sizeof(buf), "%.2f (      -)", c->pt->hmean);
+	else
+		snprintf(buf, sizeof(buf), c->significant ? "%.2f *%+7.2f%%*" : "%.2f (%+7.2f%%)",
+			 c->pt->hmean, c->change);
+	printf(" %*s", width, buf);
+}
+
+static void json_cell(const struct cell *c)
+{
+	if (!c->pt) {
+		print_null(PRINT_JSON, NULL, "%s", "");
+		return;
+	}
+	open_json_object(NULL);
+	print_double(PRINT_JSON, "hmean", "%.3f", c->pt->hmean);
+	print_double_or_null("change_pct", "%.4f", c->has_change, c->change);
+	print_double_or_null("p", "%.6g", c->tested, c->p);
+	print_bool(PRINT_JSON, "significant", "%s", c->significant);
+	close_json_object();
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\n\r")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_csv(const char *path, const struct input *in, size_t nin,
+		     const struct row *rows, size_t nrows)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f) {
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	fprintf(f, "tasks,%s,label,hmean,change_pct,p,significant\n", in[0].f.parameter);
+	for (size_t r = 0; r < nrows; r++) {
+		const struct sweepfile_point *base = find_point(&in[0].f, &rows[r]);
+
+		for (size_t i = 0; i < nin; i++) {
+			struct cell c = make_cell(base, find_point(&in[i].f, &rows[r]));
+
+			if (!c.pt)
+				continue;
+			fprintf(f, "%ld,%ld,", rows[r].tasks, rows[r].value);
+			csv_field(f, in[i].label);
+			fprintf(f, ",%.3f,", c.pt->hmean);
+			if (c.has_change)
+				fprintf(f, "%.4f", c.change);
+			fputc(',', f);
+			if (c.tested)
+				fprintf(f, "%.6g", c.p);
+			fprintf(f, ",%d\n", c.significant);
+		}
+	}
+	if (fclose(f) != 0) {
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int print_table(const struct compare_opts *o, const struct input *in, size_t nin,
+		       const struct row *rows, size_t nrows)
+{
+	int *width = calloc(nin, sizeof(*width));
+
+	if (!width) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	new_json_obj(o->json);
+	print_string(PRINT_JSON, "parameter", "%s", in[0].f.parameter);
+	print_string(PRINT_JSON, "workload", "%s", in[0].f.workload);
+	open_json_array("inputs");
+	for (size_t i = 0; i < nin; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "file", "%s", in[i].path);
+		print_string(PRINT_JSON, "label", "%s", in[i].label);
+		close_json_object();
+	}
+	close_json_array();
+	if (!o->json) {
+		printf("%-5s %6s %9s", "", "TASKS", in[0].f.parameter[0] == 'b' ? "BATCH" : "FRACTION");
+		for (size_t i = 0; i < nin; i++) {
+			size_t len = strlen(in[i].label);
+
+			width[i] = len > CELL_WIDTH ? (int)len : CELL_WIDTH;
+			printf(" %*s", width[i], in[i].label);
+		}
+		putchar('\n');
+	}
+	open_json_array("rows");
+	for (size_t r = 0; r < nrows; r++) {
+		const struct sweepfile_point *base = find_point(&in[0].f, &rows[r]);
+
+		open_json_object(NULL);
+		print_string(PRINT_FP, NULL, "%-5s", "Hmean");
+		print_long(PRINT_ANY, "tasks", " %6ld", rows[r].tasks);
+		print_long(PRINT_ANY, "value", " %9ld", rows[r].value);
+		open_json_array("cells");
+		for (size_t i = 0; i < nin; i++) {
+			struct cell c = make_cell(base, find_point(&in[i].f, &rows[r]));
+
+			if (o->json)
+				json_cell(&c);
+			else
+				text_cell(&c, width[i]);
+		}
+		close_json_array();
+		close_json_object();
+		print_string(PRINT_FP, NULL, "%s", "\n");
+	}
+	close_json_array();
+	free(width);
+	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
+}
+
+static int load_inputs(const struct compare_opts *o, struct input *in, size_t nin,
+		       size_t nlabels)
+{
+	for (size_t i = 0; i < nin; i++) {
+		char why[256] = "";
+		struct input *x = &in[i];
+		int rc;
+
+		x->path = o->files[i];
+		rc = sweepfile_load(x->path, &x->f, why, sizeof(why));
+		if (rc == -EBADMSG) {
+			pcp_error("%s is not a sweep's JSON: %s", x->path, why);
+			return EXIT_FAIL;
+		}
+		if (rc) {
+			pcp_error("cannot read %s: %s", x->path, strerror(-rc));
+			return EXIT_FAIL;
+		}
+		if (nlabels)
+			x->label = strdup(o->labels[i]);
+		else if (x->f.host && x->f.kernel)
+			rc = asprintf(&x->label, "%s %s", x->f.host, x->f.kernel) < 0 ? -ENOMEM : 0;
+		else
+			x->label = strdup(x->path);
+		if (rc || !x->label) {
+			pcp_error("out of memory");
+			return EXIT_FAIL;
+		}
+	}
+	/* One table only means something for one experiment. */
+	for (size_t i = 1; i < nin; i++)
+		if (strcmp(in[i].f.parameter, in[0].f.parameter) != 0 ||
+		    strcmp(in[i].f.workload, in[0].f.workload) != 0) {
+			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
+				  "compare sweeps of one parameter and one workload",
+				  in[0].path, in[0].f.parameter, in[0].f.workload, in[i].path,
+				  in[i].f.parameter, in[i].f.workload);
+			return EXIT_USAGE;
+		}
+	return EXIT_OK;
+}
+
+int cmd_compare(const struct compare_opts *o)
+{
+	struct input *in = NULL;
+	struct row *rows = NULL;
+	size_t nin = 0, nlabels = 0, nrows = 0;
+	int rc;
+
+	while (o->files && o->files[nin])
+		nin++;
+	while (o->labels && o->labels[nlabels])
+		nlabels++;
+	if (nin < 2) {
+		pcp_error("compare needs at least two sweep JSON files, e.g. pcpctl compare a.json b.json");
+		return EXIT_USAGE;
+	}
+	if (nlabels && nlabels != nin) {
+		pcp_error("%zu --label for %zu files: give one per file, in their order, or none",
+			  nlabels, nin);
+		return EXIT_USAGE;
+	}
+	in = calloc(nin, sizeof(*in));
+	if (!in) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = load_inputs(o, in, nin, nlabels);
+	if (rc)
+		goto out;
+	rows = collect_rows(in, nin, &nrows);
+	if (!rows) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = print_table(o, in, nin, rows, nrows);
+	if (!rc && o->csv)
+		rc = write_csv(o->csv, in, nin, rows, nrows);
+out:
+	for (size_t i = 0; i < nin; i++) {
+		sweepfile_free(&in[i].f);
+		free(in[i].label);
+	}
+	free(in);
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sweepfile.c - sweep JSON read back with json-c, every field checked
+ */
+#include "sweepfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+static int bad(char *why, size_t why_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, why_len, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+static struct json_object *member(struct json_object *o, const char *key, json_type type)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static bool get_long(struct json_object *o, const char *key, long min, long max, long *out)
+{
+	struct json_object *v = member(o, key, json_type_int);
+	int64_t x;
+
+	if (!v)
+		return false;
+	errno = 0;
+	x = json_object_get_int64(v);
+	/* json-c saturates out-of-range integers and says so in errno */
+	if (errno || x < min || x > max)
+		return false;
+	*out = (long)x;
+	return true;
+}
+
+/* A throughput: a JSON number, finite and not negative. */
+static bool as_rate(struct json_object *v, double *out)
+{
+	double d;
+
+	if (!v || !(json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)))
+		return false;
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < 0)
+		return false;
+	*out = d;
+	return true;
+}
+
+static int dup_string(struct json_object *o, const char *key, bool required, char **out,
+		      char *why, size_t why_len)
+{
+	struct json_object *v = member(o, key, json_type_string);
+
+	*out = NULL;
+	if (!v)
+		return required ? bad(why, why_len, "no \"%s\" string", key) : 0;
+	*out = strdup(json_object_get_string(v));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int read_point(struct json_object *p, size_t i, long tasks, struct sweepfile_point *pt,
+		      char *why, size_t why_len)
+{
+	struct json_object *samples, *hmean;
+	size_t n;
+
+	if (!json_object_is_type(p, json_type_object))
+		return bad(why, why_len, "point %zu is not an object", i + 1);
+	pt->tasks = tasks;
+	if (json_object_object_get_ex(p, "tasks", NULL) &&
+	    !get_long(p, "tasks", 1, INT_MAX, &pt->tasks))
+		return bad(why, why_len, "point %zu: \"tasks\" is not a whole number from 1", i + 1);
+	if (!get_long(p, "value", 0, INT_MAX, &pt->value))
+		return bad(why, why_len, "point %zu: no \"value\" from 0 to %d", i + 1, INT_MAX);
+	if (!json_object_object_get_ex(p, "hmean", &hmean) || !as_rate(hmean, &pt->hmean))
+		return bad(why, why_len, "point %zu: no \"hmean\" number of at least 0", i + 1);
+	samples = member(p, "samples", json_type_array);
+	if (!samples || (n = json_object_array_length(samples)) == 0)
+		return bad(why, why_len, "point %zu: no \"samples\" array of numbers", i + 1);
+	pt->samples = calloc(n, sizeof(*pt->samples));
+	if (!pt->samples)
+		return -ENOMEM;
+	for (size_t s = 0; s < n; s++)
+		if (!as_rate(json_object_array_get_idx(samples, s), &pt->samples[s]))
+			return bad(why, why_len, "point %zu: sample %zu is not a number of at least 0",
+				   i + 1, s + 1);
+	pt->nsamples = n;
+	return 0;
+}
+
+static int read_file(struct json_object *root, struct sweepfile *f, char *why, size_t why_len)
+{
+	struct json_object *points, *host;
+	long tasks = 0;
+	size_t n;
+	int rc;
+
+	if (!json_object_is_type(root, json_type_object))
+		return bad(why, why_len, "not a JSON object");
+	if ((rc = dup_string(root, "parameter", true, &f->parameter, why, why_len)) ||
+	    (rc = dup_string(root, "workload", true, &f->workload, why, why_len)))
+		return rc;
+	if (!f->parameter || (strcmp(f->parameter, "batch") != 0 &&
+			      strcmp(f->parameter, "fraction") != 0))
+		return bad(why, why_len, "\"parameter\" is neither \"batch\" nor \"fraction\"");
+	if (!get_long(root, "tasks", 1, INT_MAX, &tasks))
+		return bad(why, why_len, "no \"tasks\" whole number from 1");
+	host = member(root, "host", json_type_object);
+	if (host && ((rc = dup_string(host, "name", false, &f->host, why, why_len)) ||
+		     (rc = dup_string(host, "kernel", false, &f->kernel, why, why_len))))
+		return rc;
+	points = member(root, "points", json_type_array);
+	if (!points || (n = json_object_array_length(points)) == 0)
+		return bad(why, why_len, "no \"points\" array with a point");
+	f->points = calloc(n, sizeof(*f->points));
+	if (!f->points)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		rc = read_point(json_object_array_get_idx(points, i), i, tasks, &f->points[i],
+				why, why_len);
+		f->npoints = i + 1;
+		if (rc)
+			return rc;
+		for (size_t j = 0; j < i; j++)
+			if (f->points[j].tasks == f->points[i].tasks &&
+			    f->points[j].value == f->points[i].value)
+				return bad(why, why_len, "points %zu and %zu are both %s %ld with %ld tasks",
+					   j + 1, i + 1, f->parameter, f->points[i].value,
+					   f->points[i].tasks);
+	}
+	return 0;
+}
+
+void sweepfile_free(struct sweepfile *f)
+{
+	for (size_t i = 0; i < f->npoints; i++)
+		free(f->points[i].samples);
+	free(f->points);
+	free(f->parameter);
+	free(f->workload);
+	free(f->host);
+	free(f->kernel);
+	memset(f, 0, sizeof(*f));
+}
+
+int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why, size_t why_len)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (len > SWEEPFILE_MAX_BYTES || len > INT_MAX)
+		return bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	/* strict: no comments, no single quotes, nothing json-c forgives */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	if (!root) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		json_tokener_free(tok);
+		if (e == json_tokener_continue)
+			return bad(why, why_len, "the JSON ends early");
+		return bad(why, why_len, "not JSON: %s", json_tokener_error_desc(e));
+	}
+	/* one value and nothing after it but white space */
+	for (size_t at = json_tokener_get_parse_end(tok); at < len; at++)
+		if (!strchr(" \t\r\n", text[at])) {
+			json_object_put(root);
+			json_tokener_free(tok);
+			return bad(why, why_len, "text after the JSON value");
+		}
+	json_tokener_free(tok);
+	rc = read_file(root, f, why, why_len);
+	json_object_put(root);
+	if (rc)
+		sweepfile_free(f);
+	return rc;
+}
+
+int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len)
+{
+	FILE *in = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (!in)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			char *more;
+
+			if (cap > SWEEPFILE_MAX_BYTES) {
+				fclose(in);
+				free(text);
+				return bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
+			}
+			cap = cap ? cap * 2 : 65536;
+			more = realloc(text, cap);
+			if (!more) {
+				fclose(in);
+				free(text);
+				return -ENOMEM;
+			}
+			text = more;
+		}
+		got = fread(text + len, 1, cap - len, in);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	rc = ferror(in) ? -EIO : 0;
+	fclose(in);
+	if (!rc)
+		rc = sweepfile_parse(text, len, f, why, why_len);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sweepfile.h - the JSON that pcpctl sweep --json writes, read back
+ *
+ * The files come from other machines and other pcpctl versions: they are
+ * parsed with json-c and every field is checked for its type and range
+ * before compare or plot believes it.  Unknown keys are ignored, so newer
+ * files with more in them still read.
+ */
+#ifndef PCPCTL_SWEEPFILE_H
+#define PCPCTL_SWEEPFILE_H
+
+#include <stddef.h>
+
+struct sweepfile_point {
+	long tasks;		/* the point's own "tasks", else the file's */
+	long value;
+	double hmean;
+	double *samples;	/* as measured: per second, or per run */
+	size_t nsamples;
+};
+
+struct sweepfile {
+	char *parameter;	/* "batch" or "fraction" */
+	char *workload;
+	char *host, *kernel;	/* NULL when the file does not say */
+	struct sweepfile_point *points;
+	size_t npoints;
+};
+
+/* Larger files are refused before parsing: no sweep comes near this. */
+#define SWEEPFILE_MAX_BYTES ((size_t)64 << 20)
+
+/*
+ * Parse len bytes of text (no NUL needed).  Returns 0, or -EBADMSG with a
+ * reason in why (why_len bytes) for text that is not a sweep's JSON
+ * (malformed, a field missing or of the wrong type, a (tasks, value) pair
+ * twice), or -ENOMEM.  On error *f holds nothing to free.
+ */
+int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why, size_t why_len);
+
+/* Read and parse a file; -errno when it cannot be read, else as above. */
+int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len);
+
+void sweepfile_free(struct sweepfile *f);
+
+#endif /* PCPCTL_SWEEPFILE_H */
