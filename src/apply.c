@@ -512,13 +512,14 @@ static enum change_status commit(struct txn *t)
 static enum change_status undo(struct txn *t)
 {
 	struct change_result *res = t->res;
+	enum change_status st;
 
 	res->changed = false;
 	res->verified = false;
-	res->rolled_back = true;
-	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(t->k, t->era, res, t->done, &t->old, t->file,
-			 t->req->in_session ? NULL : t->files);
+	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
+		       t->req->in_session ? NULL : t->files);
+	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
+	return st;
 }
 
 /* The steps after the lock is held. */
@@ -541,6 +542,24 @@ static enum change_status transact(struct kernel *k, enum pcp_era era,
 	if (req->persist != PERSIST_NONE && persist_settings(&t) != CHANGE_DONE)
 		return res->nwrites ? undo(&t) : CHANGE_FAILED;
 	return commit(&t) == CHANGE_DONE ? CHANGE_DONE : undo(&t);
+}
+
+/*
+ * What a report calls "after": the values in force now, read back, never the
+ * ones intended (a change refused or not undone leaves others).
+ */
+static void read_back(struct kernel *k, struct change_result *res)
+{
+	for (int s = 0; s < NSYSCTLS; s++) {
+		int rc;
+
+		if (!res->have[s])
+			continue;
+		rc = k->ops->read_sysctl(k, s, &res->after[s]);
+		if (rc)
+			pcp_warn("cannot read vm.%s back: %s; the value reported after is the one "
+				 "meant", sysctl_name(s), strerror(-rc));
+	}
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
@@ -578,6 +597,9 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	st = transact(k, era, req, &files, res);
 	lock_release(lock);
 	journal_files_free(&files);
+	/* A dry run that could go ahead reports what it would write. */
+	if (!req->dry_run || st != CHANGE_DONE)
+		read_back(k, res);
 	return st;
 }
 
@@ -672,6 +694,7 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 		st = CHANGE_DONE;
 out:
 	lock_release(lock);
+	read_back(k, res);
 	journal_files_free(&files);
 	return st;
 }

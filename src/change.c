@@ -126,9 +126,12 @@ static bool print_foreign(const struct change_result *r)
 	return any;
 }
 
-/* The report of set and reset, in text or JSON. */
-static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root)
+/* The report of set and reset, in text or JSON; rc is the exit code it goes with. */
+static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root,
+			 int rc)
 {
+	bool foreign;
+
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
 	print_settings("before", r->have, r->before);
@@ -155,7 +158,11 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 		return;
 	}
 	print_zones(r);
-	if (print_foreign(r) && r->rolled_back)
+	foreign = print_foreign(r);
+	if (rc == EXIT_ROLLBACK)
+		puts("failed, and so did the rollback: the values above are in force now; fix the "
+		     "cause, then run 'pcpctl rollback'");
+	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
 	else if (r->rolled_back)
@@ -188,7 +195,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req->dry_run, root);
+		print_report(&r, req->dry_run, root, rc);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
@@ -250,7 +257,7 @@ int cmd_rollback(const struct sysroot *root, bool json)
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, false, root);
+		print_report(&r, false, root, rc);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)
