@@ -126,9 +126,24 @@ static bool print_foreign(const struct change_result *r)
 	return any;
 }
 
-/* The report of set and reset, in text or JSON; rc is the exit code it goes with. */
+/* What became of the sysctl.d file, as it is now; had_file: whether it was there before. */
+static void print_persisted(const struct sysroot *root, bool had_file)
+{
+	if (sysroot_exists(root, PATH_PERSIST))
+		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
+	else if (had_file)
+		printf("removed %s: no pcp setting is left to persist\n",
+		       sysroot_name(root, PATH_PERSIST));
+	else
+		printf("nothing to persist: there is no %s\n", sysroot_name(root, PATH_PERSIST));
+}
+
+/*
+ * The report of set and reset, in text or JSON; rc is the exit code it goes
+ * with, had_file whether the sysctl.d file was there before.
+ */
 static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root,
-			 int rc)
+			 int rc, bool had_file)
 {
 	bool foreign;
 
@@ -176,12 +191,13 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
 	if (r->persisted)
-		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
+		print_persisted(root, had_file);
 }
 
 static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
+	bool had_file = req->persist != PERSIST_NONE && sysroot_exists(root, PATH_PERSIST);
 	struct change_result r;
 	int rc;
 
@@ -195,7 +211,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req->dry_run, root, rc);
+		print_report(&r, req->dry_run, root, rc, had_file);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
@@ -257,7 +273,7 @@ int cmd_rollback(const struct sysroot *root, bool json)
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, false, root, rc);
+		print_report(&r, false, root, rc, false);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)
