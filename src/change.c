@@ -185,9 +185,12 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",
 		       r->verified ? "" : " (but zoneinfo disagrees, see above)");
+	else if (r->high_unconfirmed)
+		puts("changed; the sysctls read back as set (this kernel, 6.7-6.12, sets high lazily "
+		     "and prints no high_min/high_max, so zoneinfo cannot confirm a fraction)");
 	else
 		puts("changed and verified in zoneinfo");
-	if (r->high_unconfirmed && !r->rolled_back)
+	if (r->high_unconfirmed && !r->rolled_back && !r->changed && rc != EXIT_ROLLBACK)
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
 	if (r->persisted)
