@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "c.h"
 #include "journal.h"
@@ -658,6 +659,20 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	return CHANGE_DONE;
 }
 
+/* Whether path is surely absent: a directory the user may not search hides nothing. */
+static bool absent(const struct sysroot *root, const char *path)
+{
+	char *full = sysroot_path(root, path);
+	struct stat st;
+	bool gone;
+
+	if (!full)
+		return false;
+	gone = lstat(full, &st) < 0 && errno == ENOENT;
+	free(full);
+	return gone;
+}
+
 enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
 	struct journal_files files = { 0 };
@@ -671,6 +686,9 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	memset(res, 0, sizeof(*res));
 	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
 		return st;
+	/* With nothing to restore, there is nothing to need privilege for. */
+	if (absent(k->root, PATH_JOURNAL) && absent(k->root, PATH_PERSIST ".tmp"))
+		return CHANGE_DONE;
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && (st = write_access(k, s)))
 			return st;
