@@ -107,7 +107,8 @@ _pcpctl()
 	case $cmd in
 	show) opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 		--cpu -s --summary --per-cpu --interval --count) ;;
-	status | rollback) opts=() ;;
+	status) opts=() ;;
+	rollback) opts=(--discard) ;;
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot) ;;
@@ -124,7 +125,7 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --tasks --duration --warmup --runs --metric --csv --plot)
+			--persist --discard --tasks --duration --warmup --runs --metric --csv --plot)
 		;;
 	*) return ;;
 	esac

@@ -643,7 +643,7 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
 			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Remove it once the settings are right",
+				  "kernel? Once the settings are right, 'pcpctl rollback --discard' removes it",
 				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]));
 			return CHANGE_NO_SYSCTL;
 		}
@@ -704,6 +704,9 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
 	st = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
+	if (st == CHANGE_ROLLBACK_FAILED)
+		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
+			 "set the values by hand and run 'pcpctl rollback --discard'");
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
@@ -713,6 +716,59 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 out:
 	lock_release(lock);
 	read_back(k, res);
+	journal_files_free(&files);
+	return st;
+}
+
+enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
+				 char *why, size_t whylen)
+{
+	struct journal_files files = { 0 };
+	struct change_result now;
+	enum change_status st;
+	int lock = -1, rc;
+
+	*found = false;
+	*why = '\0';
+	memset(j, 0, sizeof(*j));
+	if (absent(k->root, PATH_JOURNAL))
+		return CHANGE_DONE;
+	memset(&now, 0, sizeof(now));
+	if ((st = read_settings(k, &now)))
+		return st;
+	/* As for the rollback it stands in for: who may not roll back may not discard. */
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (now.have[s] && (st = write_access(k, s)))
+			return st;
+	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	rc = journal_tidy(k->root);
+	if (rc <= 0) {
+		st = rc ? CHANGE_FAILED : CHANGE_DONE;
+		goto out;
+	}
+	/* A damaged journal is discarded too: it could never be applied either. */
+	rc = journal_read(k->root, j, why, whylen);
+	if (rc && rc != -EBADMSG && rc != -ENOENT) {
+		pcp_error("cannot read %s: %s", files.path, strerror(-rc));
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	if (rc != -EBADMSG)
+		*why = '\0';
+	if (rc == -ENOENT)
+		goto out;
+	rc = journal_remove_at(&files);
+	if (rc) {
+		pcp_error("cannot remove %s: %s", files.path, strerror(-rc));
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	*found = true;
+out:
+	lock_release(lock);
 	journal_files_free(&files);
 	return st;
 }

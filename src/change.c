@@ -262,12 +262,93 @@ int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 	return run(root, &req, o->json);
 }
 
-int cmd_rollback(const struct sysroot *root, bool json)
+/* What a discarded journal recorded, in text or JSON. */
+static void print_discarded(const struct sysroot *root, const struct journal *j, bool found,
+			    const char *why)
+{
+	print_bool(PRINT_JSON, "discarded", "%s", found);
+	print_string(PRINT_JSON, "journal", "%s", sysroot_name(root, PATH_JOURNAL));
+	if (*why)
+		print_string(PRINT_JSON, "damaged", "%s", why);
+	else
+		print_null(PRINT_JSON, "damaged", "%s", NULL);
+	if (!found) {
+		print_string(PRINT_FP, NULL, "%s\n", "nothing to discard: no interrupted change was "
+			     "recorded");
+	} else if (*why) {
+		print_string(PRINT_FP, NULL, "discarded %s, ", sysroot_name(root, PATH_JOURNAL));
+		print_string(PRINT_FP, NULL, "which could not be read: %s\n", why);
+	} else {
+		print_string(PRINT_FP, NULL, "discarded %s, which recorded:\n",
+			     sysroot_name(root, PATH_JOURNAL));
+	}
+	open_json_array("recorded");
+	for (size_t i = 0; i < j->n; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "sysctl", "  vm.%s:", sysctl_name(j->sysctl[i]));
+		print_long(PRINT_ANY, "old", " was %ld", j->old[i]);
+		if (j->have_wrote)
+			print_long(PRINT_ANY, "wrote", ", the change wrote %ld", j->wrote[i]);
+		else
+			print_null(PRINT_JSON, "wrote", "%s", NULL);
+		print_string(PRINT_FP, NULL, "%s", "\n");
+		close_json_object();
+	}
+	close_json_array();
+	if (j->persist) {
+		print_settings("persist_before", j->persisted.have, j->persisted.value);
+		print_string(PRINT_FP, NULL, "  %s before the change:",
+			     sysroot_name(root, PATH_PERSIST));
+		bool any = false;
+
+		for (int s = 0; s < NSYSCTLS; s++)
+			any |= j->persisted.have[s];
+		if (!any)
+			print_string(PRINT_FP, NULL, "%s", " no pcp setting (no file)");
+		for (int s = 0; s < NSYSCTLS; s++)
+			if (j->persisted.have[s]) {
+				print_string(PRINT_FP, NULL, " vm.%s", sysctl_name(s));
+				print_long(PRINT_FP, NULL, " = %ld", j->persisted.value[s]);
+			}
+		print_string(PRINT_FP, NULL, "%s\n", "");
+	} else {
+		print_null(PRINT_JSON, "persist_before", "%s", NULL);
+	}
+	if (found)
+		print_string(PRINT_FP, NULL, "%s\n", "nothing was restored: the settings are as "
+			     "they are now; set them by hand if they are not right");
+}
+
+static int cmd_discard(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
+	char why[160];
+	struct journal j;
+	bool found;
+	int rc;
+
+	if (!k) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why)));
+	k->ops->close(k);
+	if (rc)
+		return rc;
+	new_json_obj(json);
+	print_discarded(root, &j, found, why);
+	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_rollback(const struct sysroot *root, bool json, bool discard)
+{
+	struct kernel *k;
 	struct change_result r;
 	int rc;
 
+	if (discard)
+		return cmd_discard(root, json);
+	k = kernel_open(root);
 	if (!k) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;

@@ -34,7 +34,7 @@ static struct {
 	struct sweep_opts sweep;
 	const char *sysroot;
 	const char *export_file;
-	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist;
+	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
 	int help, version;
 } opt;
 
@@ -79,6 +79,11 @@ static struct poptOption set_options[] = {
 static struct poptOption reset_options[] = {
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption rollback_options[] = {
+	{ "discard", '\0', POPT_ARG_NONE, &opt.discard, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -155,7 +160,7 @@ static int run_reset(const struct sysroot *root, char *const *args)
 static int run_rollback(const struct sysroot *root, char *const *args)
 {
 	(void)args;
-	return cmd_rollback(root, opt.json);
+	return cmd_rollback(root, opt.json, opt.discard);
 }
 
 static int run_sweep(const struct sysroot *root, char *const *args)
@@ -216,9 +221,11 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false },
-	{ "rollback", run_rollback, no_options,
+	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
-	  "[options]",
+	  "[--discard] [options]",
+	  "     --discard        remove a journal that can never be applied (the kernel\n"
+	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false },
 	{ "sweep", run_sweep, sweep_options,
@@ -289,7 +296,8 @@ static void command_usage(FILE *out, const struct command *cmd)
 
 /* Every table that may hold an option, the command's own and the others. */
 static struct poptOption *const all_tables[] = {
-	common_options, show_options, set_options, reset_options, sweep_options, export_options,
+	common_options, show_options, set_options, reset_options, rollback_options, sweep_options,
+	export_options,
 };
 
 static const struct poptOption *option_in(const struct poptOption *t, const char *longname,
