@@ -352,8 +352,6 @@ static int stream_table(struct sink *s, const struct coldesc *tbl, const struct 
 	struct rows head;
 	int rc = 0;
 
-	if (!r->nrows)
-		return 0;
 	width = calloc(r->ncols, sizeof(*width));
 	if (!width)
 		return -ENOMEM;
@@ -392,8 +390,6 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 	bool pairs = opts->format == OUT_PAIRS;
 	const char *pos = r->buf;
 
-	if (!r->nrows)
-		return;
 	if (!pairs && !opts->noheadings) {
 		for (size_t c = 0; c < r->ncols; c++) {
 			if (c)
@@ -525,7 +521,8 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,
 	       const char *name, const struct rows *r)
 {
-	if (opts->format == OUT_TABLE && isatty(STDOUT_FILENO))
+	/* libsmartcols prints no headings over no rows; the stream does. */
+	if (opts->format == OUT_TABLE && r->nrows && isatty(STDOUT_FILENO))
 		return print_rows_scols(stdout, tbl, sel, opts, name, r);
 	return print_rows_stream(stdout, tbl, sel, opts, name, r);
 }

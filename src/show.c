@@ -154,7 +154,7 @@ static int pageset_cell(struct rows *r, size_t what, const struct zi_zone *z,
 }
 
 static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
-			  const struct out_opts *out, const struct colsel *sel)
+			  const struct out_opts *out, const struct colsel *sel, size_t *shown)
 {
 	struct rows r;
 	int rc = 0;
@@ -176,6 +176,7 @@ static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
 				rc = rows_end(&r);
 		}
 	}
+	*shown = r.nrows;
 	if (!rc)
 		rc = print_rows(pageset_columns, sel, out, "pagesets", &r);
 	rows_free(&r);
@@ -262,7 +263,7 @@ static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
 
 static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 			 const struct filter *f, const struct out_opts *out,
-			 const struct colsel *sel)
+			 const struct colsel *sel, size_t *shown)
 {
 	long long memfree_kib = -1;
 	struct rows r;
@@ -286,10 +287,24 @@ static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 		if (!rc)
 			rc = rows_end(&r);
 	}
+	*shown = r.nrows;
 	if (!rc)
 		rc = print_rows(summary_columns, sel, out, "zones", &r);
 	rows_free(&r);
 	return rc;
+}
+
+/* An empty result is no error, but silence would look like one: say which filter it was. */
+static void warn_empty(const struct show_opts *o)
+{
+	if (!o->nodes && !o->zones && !o->cpus) {
+		pcp_warn("%s has no populated zone with a CPU's pageset", "zoneinfo");
+		return;
+	}
+	pcp_warn("no %s matches%s%s%s%s%s%s", o->summary ? "populated zone" : "CPU's pageset",
+		 o->nodes ? " --node " : "", o->nodes ? o->nodes : "",
+		 o->zones ? " --zone " : "", o->zones ? o->zones : "",
+		 o->cpus ? " --cpu " : "", o->cpus ? o->cpus : "");
 }
 
 static bool watch_zone(const void *f, const struct zi_zone *z)
@@ -384,11 +399,15 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 	} else {
-		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel) :
-				  print_pagesets(&zi, &f, &o->out, &sel);
+		size_t shown = 0;
+
+		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel, &shown) :
+				  print_pagesets(&zi, &f, &o->out, &sel, &shown);
 		if (rc) {
 			pcp_error("cannot print: %s", strerror(-rc));
 			rc = EXIT_FAIL;
+		} else if (!shown) {
+			warn_empty(o);
 		}
 	}
 	k->ops->close(k);
