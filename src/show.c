@@ -336,6 +336,18 @@ static int show_interval(const struct sysroot *root, const struct show_opts *o, 
 	return watch_run(root, &w, &sel);
 }
 
+/* Whether the column name (len bytes) is one of the table show does not use now. */
+static bool other_table_has(bool summary, const char *name, size_t len)
+{
+	const struct coldesc *tbl = summary ? pageset_columns : summary_columns;
+	size_t n = summary ? ARRAY_SIZE(pageset_columns) : ARRAY_SIZE(summary_columns);
+
+	for (size_t i = 0; i < n; i++)
+		if (tbl[i].name && strlen(tbl[i].name) == len && !strncasecmp(tbl[i].name, name, len))
+			return true;
+	return false;
+}
+
 int cmd_show(const struct sysroot *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
@@ -347,12 +359,24 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 	const char *bad;
 	int rc;
 
+	/* As lsblk: --output-all would silently drop the columns -o names. */
+	if (o->out.columns && o->out.all_columns) {
+		pcp_error("--output and --output-all are mutually exclusive");
+		return EXIT_USAGE;
+	}
 	/* A bad -o is a usage error even when zoneinfo cannot be read. */
 	rc = colsel_make(tbl, ntbl, "NODE", &o->out, &sel, &bad);
 	colsel_free(&sel);
 	if (rc == -EINVAL) {
-		pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
-			  (int)strcspn(bad, ","), bad);
+		int n = (int)strcspn(bad, ",");
+
+		if (other_table_has(o->summary, bad, (size_t)n))
+			pcp_error("--output: %.*s is a column of %s; see pcpctl show --help", n, bad,
+				  o->summary ? "the per-CPU rows, not of --summary" :
+					       "--summary (-s), not of the per-CPU rows");
+		else
+			pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
+				  n, bad);
 		return EXIT_USAGE;
 	}
 	if (o->per_cpu && o->summary) {
