@@ -16,30 +16,36 @@
 #include "status.h"
 #include "sysroot.h"
 
-static int parse_value(const char *option, const char *text, long *value)
+static void say_out_of_range(bool batch, const char *value)
+{
+	if (batch)
+		pcp_error("--batch %s is out of range: give 0 (the kernel's default) or 1..%d", value,
+			  PCP_BATCH_MAX);
+	else
+		pcp_error("--fraction %s is out of range: give 0 (the kernel's default) or %d..%d",
+			  value, PCP_FRACTION_MIN, INT32_MAX);
+}
+
+static int parse_value(bool batch, const char *text, long *value)
 {
 	int rc = parse_long(text, LONG_MIN, LONG_MAX, value);
 
 	if (rc == -ERANGE)
-		pcp_error("%s \"%s\" is out of range", option, text);
+		say_out_of_range(batch, text);
 	else if (rc)
-		pcp_error("%s \"%s\" is not a whole number", option, text);
+		pcp_error("%s \"%s\" is not a whole number", batch ? "--batch" : "--fraction", text);
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
 int change_value_usage(bool batch, long value)
 {
-	if (batch && !batch_valid(value)) {
-		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%d",
-			  value, PCP_BATCH_MAX);
-		return EXIT_USAGE;
-	}
-	if (!batch && !fraction_valid(value)) {
-		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
-			  value, PCP_FRACTION_MIN, INT32_MAX);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	char text[24];
+
+	if (batch ? batch_valid(value) : fraction_valid(value))
+		return EXIT_OK;
+	snprintf(text, sizeof(text), "%ld", value);
+	say_out_of_range(batch, text);
+	return EXIT_USAGE;
 }
 
 int change_exit(const struct sysroot *root, enum change_status st)
@@ -89,6 +95,7 @@ static void print_zones(const struct change_result *r)
 	for (size_t i = 0; i < b->nzones; i++) {
 		const struct zi_zone *zb = &b->zones[i];
 		const struct zi_zone *za = i < a->nzones ? &a->zones[i] : NULL;
+		const char *sep = "";
 
 		if (!zb->npagesets)
 			continue;
@@ -100,13 +107,14 @@ static void print_zones(const struct change_result *r)
 			if (!(b->pageset_fields & (1u << fields[f])))
 				continue;
 			zi_zone_range(zb, fields[f], &blo, &bhi);
+			print_string(PRINT_FP, NULL, "%s", sep);
+			sep = ";";
 			print_range(zi_field_name(fields[f]), blo, bhi);
 			if (za && za->npagesets) {
 				zi_zone_range(za, fields[f], &alo, &ahi);
 				if (alo != blo || ahi != bhi)
 					print_range("->", alo, ahi);
 			}
-			print_string(PRINT_FP, NULL, "%s", ";");
 		}
 		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
@@ -235,13 +243,13 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 	}
 	if (o->batch) {
 		req.set_batch = true;
-		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
+		if ((rc = parse_value(true, o->batch, &req.batch)) ||
 		    (rc = change_value_usage(true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
-		if ((rc = parse_value("--fraction", o->fraction, &req.fraction)) ||
+		if ((rc = parse_value(false, o->fraction, &req.fraction)) ||
 		    (rc = change_value_usage(false, req.fraction)))
 			return rc;
 	}

@@ -243,14 +243,14 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 struct sink {
 	FILE *f;
 	size_t n;
-	bool failed;
+	int err;		/* errno of the first failed write, 0 while none failed */
 	char buf[SINK_SIZE + SINK_SLACK];
 };
 
 static void sink_flush(struct sink *s)
 {
-	if (s->n && fwrite(s->buf, 1, s->n, s->f) != s->n)
-		s->failed = true;
+	if (s->n && fwrite(s->buf, 1, s->n, s->f) != s->n && !s->err)
+		s->err = errno ? errno : EIO;
 	s->n = 0;
 }
 
@@ -498,7 +498,7 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 		return -ENOMEM;
 	s->f = out;
 	s->n = 0;
-	s->failed = false;
+	s->err = 0;
 	switch (opts->format) {
 	case OUT_JSON:
 		rc = stream_json(s, tbl, sel, name, r);
@@ -512,8 +512,10 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 		break;
 	}
 	sink_flush(s);
-	if (!rc && (s->failed || fflush(out) != 0))
-		rc = -EIO;
+	if (!rc && !s->err && fflush(out) != 0)
+		s->err = errno ? errno : EIO;
+	if (!rc && s->err)
+		rc = -s->err;
 	free(s);
 	return rc;
 }
