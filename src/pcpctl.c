@@ -4,10 +4,12 @@
  * handler, and the dispatch to the files that implement them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <popt.h>
 
@@ -476,6 +478,23 @@ static void free_option_strings(void)
 				free(*(char **)o->arg);
 }
 
+/* A tree that is not there is a wrong --sysroot, not a kernel without files. */
+static bool sysroot_is_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		pcp_error("--sysroot %s: %s", dir, errno == ENOENT ? "no such directory" :
+			  strerror(errno));
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pcp_error("--sysroot %s: not a directory", dir);
+		return false;
+	}
+	return true;
+}
+
 int main(int argc, const char **argv)
 {
 	int at = find_command(argc, argv), rc = EXIT_USAGE, status;
@@ -544,6 +563,8 @@ int main(int argc, const char **argv)
 		pcp_error("--sysroot: give a directory");
 		goto out;
 	}
+	if (opt.sysroot && !sysroot_is_dir(opt.sysroot))
+		goto out;
 	if (drop_privileges() < 0) {
 		pcp_error("cannot drop capabilities; refusing to run with more than needed");
 		rc = EXIT_FAIL;
