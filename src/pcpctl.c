@@ -208,7 +208,7 @@ static const struct command {
 	  NULL, false, false },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
-	  "[--batch N] [--fraction N] [options]",
+	  "[--batch N] [--fraction N] [--dry-run] [--persist] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1..1007;\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
 	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
@@ -218,7 +218,7 @@ static const struct command {
 	  NULL, true, false },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
-	  "[options]",
+	  "[--dry-run] [--persist] [options]",
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
@@ -238,7 +238,7 @@ static const struct command {
 	  "     --tasks N        page_fault1 processes, one pinned per CPU (default: all)\n"
 	  "     --duration S     seconds measured per run (default 10)\n"
 	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
-	  "                      any S > 0 means one unmeasured run first\n"
+	  "                      any S > 0 means one unmeasured run before each value\n"
 	  "     --runs R         runs per value (default 1)\n"
 	  "     --metric REGEX   take COMMAND's result from its output (first group)\n"
 	  "                      instead of runs per second\n"
