@@ -409,11 +409,13 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 
 	/*
 	 * JSON always carries high_min/high_max (null where the kernel lacks
-	 * them) so scripts see one schema; MemFree is known only live.
+	 * them) and free_pct (null where MemFree is unknown, under --sysroot)
+	 * so scripts see one schema; MemFree is known only live.
 	 */
 	bool live = sysroot_is_live(root);
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
-	const char *defaults = o->summary ? (live ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
+	bool free_pct = live || o->out.format == OUT_JSON;
+	const char *defaults = o->summary ? (free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
 						    "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH") :
 			       minmax ? "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
 					"NODE,ZONE,CPU,COUNT,HIGH,BATCH";
