@@ -194,7 +194,6 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 	struct zi_zone *z;
 	uint64_t node = 0;
 	size_t namelen;
-	char shown[80];
 
 	comma = memchr(t, ',', (size_t)(e - t));
 	if (!comma || !(name = KEY(comma, e, ", zone ")))
@@ -204,11 +203,14 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 	while (name < e && *name == ' ')
 		name++;
 	namelen = (size_t)(e - name);
-	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || !plain_name(name, namelen))
+	if (namelen == 0 || namelen >= ZI_ZONE_NAME_MAX || !plain_name(name, namelen)) {
+		char shown[80];
+
 		return FAIL(p, "malformed zone name: \"%s\"%s",
 			    escaped(shown, sizeof(shown), name, namelen),
 			    memchr(name, '\r', namelen) ? " (CRLF line endings: convert the file "
 							   "with dos2unix)" : "");
+	}
 
 	if (p->zi->nzones) {
 		const struct zi_zone *prev = cur_zone(p);
