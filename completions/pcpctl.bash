@@ -108,7 +108,8 @@ _pcpctl()
 	case $cmd in
 	show) opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 		--cpu -s --summary --per-cpu --interval --count) ;;
-	status | rollback) opts=() ;;
+	status) opts=() ;;
+	rollback) opts=(--discard) ;;
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
 	compare) opts=(--label --csv) ;;
@@ -127,7 +128,7 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
+			--persist --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
 			--label --precision --max-duration)
 		;;
 	*) return ;;

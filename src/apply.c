@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "c.h"
 #include "journal.h"
@@ -589,13 +590,14 @@ static enum change_status commit(struct txn *t)
 static enum change_status undo(struct txn *t)
 {
 	struct change_result *res = t->res;
+	enum change_status st;
 
 	res->changed = false;
 	res->verified = false;
-	res->rolled_back = true;
-	memcpy(res->after, res->before, sizeof(res->after));
-	return roll_back(t->k, t->era, res, t->done, &t->old, t->file,
-			 t->req->in_session ? NULL : t->files);
+	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
+		       t->req->in_session ? NULL : t->files);
+	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
+	return st;
 }
 
 /* The steps after the lock is held. */
@@ -618,6 +620,24 @@ static enum change_status transact(struct kernel *k, enum pcp_era era,
 	if (req->persist != PERSIST_NONE && persist_settings(&t) != CHANGE_DONE)
 		return res->nwrites ? undo(&t) : CHANGE_FAILED;
 	return commit(&t) == CHANGE_DONE ? CHANGE_DONE : undo(&t);
+}
+
+/*
+ * What a report calls "after": the values in force now, read back, never the
+ * ones intended (a change refused or not undone leaves others).
+ */
+static void read_back(struct kernel *k, struct change_result *res)
+{
+	for (int s = 0; s < NSYSCTLS; s++) {
+		int rc;
+
+		if (!res->have[s])
+			continue;
+		rc = k->ops->read_sysctl(k, s, &res->after[s]);
+		if (rc)
+			pcp_warn("cannot read vm.%s back: %s; the value reported after is the one "
+				 "meant", sysctl_name(s), strerror(-rc));
+	}
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
@@ -655,6 +675,9 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	st = transact(k, era, req, &files, res);
 	lock_release(lock);
 	journal_files_free(&files);
+	/* A dry run that could go ahead reports what it would write. */
+	if (!req->dry_run || st != CHANGE_DONE)
+		read_back(k, res);
 	return st;
 }
 
@@ -697,7 +720,7 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
 			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Remove it once the settings are right",
+				  "kernel? Once the settings are right, 'pcpctl rollback --discard' removes it",
 				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]));
 			return CHANGE_NO_SYSCTL;
 		}
@@ -713,6 +736,20 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	return CHANGE_DONE;
 }
 
+/* Whether path is surely absent: a directory the user may not search hides nothing. */
+static bool absent(const struct sysroot *root, const char *path)
+{
+	char *full = sysroot_path(root, path);
+	struct stat st;
+	bool gone;
+
+	if (!full)
+		return false;
+	gone = lstat(full, &st) < 0 && errno == ENOENT;
+	free(full);
+	return gone;
+}
+
 enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
 	struct journal_files files = { 0 };
@@ -726,6 +763,9 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	memset(res, 0, sizeof(*res));
 	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
 		return st;
+	/* With nothing to restore, there is nothing to need privilege for. */
+	if (absent(k->root, PATH_JOURNAL) && absent(k->root, PATH_PERSIST ".tmp"))
+		return CHANGE_DONE;
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && (st = write_access(k, s)))
 			return st;
@@ -741,12 +781,69 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
 	st = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
+	if (st == CHANGE_ROLLBACK_FAILED)
+		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
+			 "set the values by hand and run 'pcpctl rollback --discard'");
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
 	res->changed = res->rolled_back;
 	if (st == CHANGE_FAILED)
 		st = CHANGE_DONE;
+out:
+	lock_release(lock);
+	read_back(k, res);
+	journal_files_free(&files);
+	return st;
+}
+
+enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
+				 char *why, size_t whylen)
+{
+	struct journal_files files = { 0 };
+	struct change_result now;
+	enum change_status st;
+	int lock = -1, rc;
+
+	*found = false;
+	*why = '\0';
+	memset(j, 0, sizeof(*j));
+	if (absent(k->root, PATH_JOURNAL))
+		return CHANGE_DONE;
+	memset(&now, 0, sizeof(now));
+	if ((st = read_settings(k, &now)))
+		return st;
+	/* As for the rollback it stands in for: who may not roll back may not discard. */
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (now.have[s] && (st = write_access(k, s)))
+			return st;
+	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	rc = journal_tidy(k->root);
+	if (rc <= 0) {
+		st = rc ? CHANGE_FAILED : CHANGE_DONE;
+		goto out;
+	}
+	/* A damaged journal is discarded too: it could never be applied either. */
+	rc = journal_read(k->root, j, why, whylen);
+	if (rc && rc != -EBADMSG && rc != -ENOENT) {
+		pcp_error("cannot read %s: %s", files.path, strerror(-rc));
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	if (rc != -EBADMSG)
+		*why = '\0';
+	if (rc == -ENOENT)
+		goto out;
+	rc = journal_remove_at(&files);
+	if (rc) {
+		pcp_error("cannot remove %s: %s", files.path, strerror(-rc));
+		st = CHANGE_FAILED;
+		goto out;
+	}
+	*found = true;
 out:
 	lock_release(lock);
 	journal_files_free(&files);

@@ -71,6 +71,16 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 enum change_status apply_rollback(struct kernel *k, struct change_result *res);
 void apply_result_free(struct change_result *res);
 
+struct journal;
+/*
+ * rollback --discard: remove, under the lock, an interrupted change's
+ * journal that can never be applied, leaving the settings as they are.
+ * *found when there was one; j holds what it recorded, or, when it was
+ * damaged, nothing and why says how.
+ */
+enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found, char *why,
+				 size_t whylen);
+
 /*
  * A session of several changes (a sweep): lock, and journal every pcp
  * sysctl's original value until apply_session_end puts them back, so that

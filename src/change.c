@@ -17,32 +17,36 @@
 #include "status.h"
 #include "sysroot.h"
 
-static int parse_value(const char *option, const char *text, long *value)
+static void say_out_of_range(const struct sysroot *root, bool batch, const char *value)
+{
+	if (batch)
+		pcp_error("--batch %s is out of range: give 0 (the kernel's default) or 1..%ld", value,
+			  batch_limit(root));
+	else
+		pcp_error("--fraction %s is out of range: give 0 (the kernel's default) or %d..%d",
+			  value, PCP_FRACTION_MIN, INT32_MAX);
+}
+
+static int parse_value(const struct sysroot *root, bool batch, const char *text, long *value)
 {
 	int rc = parse_long(text, LONG_MIN, LONG_MAX, value);
 
 	if (rc == -ERANGE)
-		pcp_error("%s \"%s\" is out of range", option, text);
+		say_out_of_range(root, batch, text);
 	else if (rc)
-		pcp_error("%s \"%s\" is not a whole number", option, text);
+		pcp_error("%s \"%s\" is not a whole number", batch ? "--batch" : "--fraction", text);
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
 int change_value_usage(const struct sysroot *root, bool batch, long value)
 {
-	long max = batch ? batch_limit(root) : 0;
+	char text[24];
 
-	if (batch && !batch_valid(value, max)) {
-		pcp_error("--batch %ld is out of range: give 0 (the kernel's default) or 1..%ld",
-			  value, max);
-		return EXIT_USAGE;
-	}
-	if (!batch && !fraction_valid(value)) {
-		pcp_error("--fraction %ld is out of range: give 0 (the kernel's default) or %d..%d",
-			  value, PCP_FRACTION_MIN, INT32_MAX);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	if (batch ? batch_valid(value, batch_limit(root)) : fraction_valid(value))
+		return EXIT_OK;
+	snprintf(text, sizeof(text), "%ld", value);
+	say_out_of_range(root, batch, text);
+	return EXIT_USAGE;
 }
 
 int change_exit(const struct sysroot *root, enum change_status st)
@@ -92,6 +96,7 @@ static void print_zones(const struct change_result *r)
 	for (size_t i = 0; i < b->nzones; i++) {
 		const struct zi_zone *zb = &b->zones[i];
 		const struct zi_zone *za = i < a->nzones ? &a->zones[i] : NULL;
+		const char *sep = "";
 
 		if (!zb->npagesets)
 			continue;
@@ -103,13 +108,14 @@ static void print_zones(const struct change_result *r)
 			if (!(b->pageset_fields & (1u << fields[f])))
 				continue;
 			zi_zone_range(zb, fields[f], &blo, &bhi);
+			print_string(PRINT_FP, NULL, "%s", sep);
+			sep = ";";
 			print_range(zi_field_name(fields[f]), blo, bhi);
 			if (za && za->npagesets) {
 				zi_zone_range(za, fields[f], &alo, &ahi);
 				if (alo != blo || ahi != bhi)
 					print_range("->", alo, ahi);
 			}
-			print_string(PRINT_FP, NULL, "%s", ";");
 		}
 		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
@@ -129,9 +135,27 @@ static bool print_foreign(const struct change_result *r)
 	return any;
 }
 
-/* The report of set and reset, in text or JSON. */
-static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root)
+/* What became of the sysctl.d file, as it is now; had_file: whether it was there before. */
+static void print_persisted(const struct sysroot *root, bool had_file)
 {
+	if (sysroot_exists(root, PATH_PERSIST))
+		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
+	else if (had_file)
+		printf("removed %s: no pcp setting is left to persist\n",
+		       sysroot_name(root, PATH_PERSIST));
+	else
+		printf("nothing to persist: there is no %s\n", sysroot_name(root, PATH_PERSIST));
+}
+
+/*
+ * The report of set and reset, in text or JSON; rc is the exit code it goes
+ * with, had_file whether the sysctl.d file was there before.
+ */
+static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root,
+			 int rc, bool had_file)
+{
+	bool foreign;
+
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
 	print_settings("before", r->have, r->before);
@@ -160,7 +184,11 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 		return;
 	}
 	print_zones(r);
-	if (print_foreign(r) && r->rolled_back)
+	foreign = print_foreign(r);
+	if (rc == EXIT_ROLLBACK)
+		puts("failed, and so did the rollback: the values above are in force now; fix the "
+		     "cause, then run 'pcpctl rollback'");
+	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
 	else if (r->rolled_back)
@@ -168,18 +196,22 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",
 		       r->verified ? "" : " (but zoneinfo disagrees, see above)");
+	else if (r->high_unconfirmed)
+		puts("changed; the sysctls read back as set (this kernel, 6.7-6.12, sets high lazily "
+		     "and prints no high_min/high_max, so zoneinfo cannot confirm a fraction)");
 	else
 		puts("changed and verified in zoneinfo");
-	if (r->high_unconfirmed && !r->rolled_back)
+	if (r->high_unconfirmed && !r->rolled_back && !r->changed && rc != EXIT_ROLLBACK)
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
 	if (r->persisted)
-		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
+		print_persisted(root, had_file);
 }
 
 static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
+	bool had_file = req->persist != PERSIST_NONE && sysroot_exists(root, PATH_PERSIST);
 	struct change_result r;
 	int rc;
 
@@ -193,7 +225,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req->dry_run, root);
+		print_report(&r, req->dry_run, root, rc, had_file);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
@@ -214,13 +246,13 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 	}
 	if (o->batch) {
 		req.set_batch = true;
-		if ((rc = parse_value("--batch", o->batch, &req.batch)) ||
+		if ((rc = parse_value(root, true, o->batch, &req.batch)) ||
 		    (rc = change_value_usage(root, true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
-		if ((rc = parse_value("--fraction", o->fraction, &req.fraction)) ||
+		if ((rc = parse_value(root, false, o->fraction, &req.fraction)) ||
 		    (rc = change_value_usage(root, false, req.fraction)))
 			return rc;
 	}
@@ -241,12 +273,93 @@ int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 	return run(root, &req, o->json);
 }
 
-int cmd_rollback(const struct sysroot *root, bool json)
+/* What a discarded journal recorded, in text or JSON. */
+static void print_discarded(const struct sysroot *root, const struct journal *j, bool found,
+			    const char *why)
+{
+	print_bool(PRINT_JSON, "discarded", "%s", found);
+	print_string(PRINT_JSON, "journal", "%s", sysroot_name(root, PATH_JOURNAL));
+	if (*why)
+		print_string(PRINT_JSON, "damaged", "%s", why);
+	else
+		print_null(PRINT_JSON, "damaged", "%s", NULL);
+	if (!found) {
+		print_string(PRINT_FP, NULL, "%s\n", "nothing to discard: no interrupted change was "
+			     "recorded");
+	} else if (*why) {
+		print_string(PRINT_FP, NULL, "discarded %s, ", sysroot_name(root, PATH_JOURNAL));
+		print_string(PRINT_FP, NULL, "which could not be read: %s\n", why);
+	} else {
+		print_string(PRINT_FP, NULL, "discarded %s, which recorded:\n",
+			     sysroot_name(root, PATH_JOURNAL));
+	}
+	open_json_array("recorded");
+	for (size_t i = 0; i < j->n; i++) {
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "sysctl", "  vm.%s:", sysctl_name(j->sysctl[i]));
+		print_long(PRINT_ANY, "old", " was %ld", j->old[i]);
+		if (j->have_wrote)
+			print_long(PRINT_ANY, "wrote", ", the change wrote %ld", j->wrote[i]);
+		else
+			print_null(PRINT_JSON, "wrote", "%s", NULL);
+		print_string(PRINT_FP, NULL, "%s", "\n");
+		close_json_object();
+	}
+	close_json_array();
+	if (j->persist) {
+		print_settings("persist_before", j->persisted.have, j->persisted.value);
+		print_string(PRINT_FP, NULL, "  %s before the change:",
+			     sysroot_name(root, PATH_PERSIST));
+		bool any = false;
+
+		for (int s = 0; s < NSYSCTLS; s++)
+			any |= j->persisted.have[s];
+		if (!any)
+			print_string(PRINT_FP, NULL, "%s", " no pcp setting (no file)");
+		for (int s = 0; s < NSYSCTLS; s++)
+			if (j->persisted.have[s]) {
+				print_string(PRINT_FP, NULL, " vm.%s", sysctl_name(s));
+				print_long(PRINT_FP, NULL, " = %ld", j->persisted.value[s]);
+			}
+		print_string(PRINT_FP, NULL, "%s\n", "");
+	} else {
+		print_null(PRINT_JSON, "persist_before", "%s", NULL);
+	}
+	if (found)
+		print_string(PRINT_FP, NULL, "%s\n", "nothing was restored: the settings are as "
+			     "they are now; set them by hand if they are not right");
+}
+
+static int cmd_discard(const struct sysroot *root, bool json)
 {
 	struct kernel *k = kernel_open(root);
+	char why[160];
+	struct journal j;
+	bool found;
+	int rc;
+
+	if (!k) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why)));
+	k->ops->close(k);
+	if (rc)
+		return rc;
+	new_json_obj(json);
+	print_discarded(root, &j, found, why);
+	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_rollback(const struct sysroot *root, bool json, bool discard)
+{
+	struct kernel *k;
 	struct change_result r;
 	int rc;
 
+	if (discard)
+		return cmd_discard(root, json);
+	k = kernel_open(root);
 	if (!k) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
@@ -255,7 +368,7 @@ int cmd_rollback(const struct sysroot *root, bool json)
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, false, root);
+		print_report(&r, false, root, rc, false);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)

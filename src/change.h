@@ -16,7 +16,8 @@ struct change_opts {
 
 int cmd_set(const struct sysroot *root, const struct change_opts *o);
 int cmd_reset(const struct sysroot *root, const struct change_opts *o);
-int cmd_rollback(const struct sysroot *root, bool json);
+/* discard: rollback --discard, remove a journal that can never be applied. */
+int cmd_rollback(const struct sysroot *root, bool json, bool discard);
 
 /*
  * The exit code (enum pcpctl_exit) of what came of a change, after saying

@@ -165,6 +165,23 @@ int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
 	return rc;
 }
 
+/* The file, and what it holds when that is no number (the sim reports -EINVAL for it too). */
+static void say_unreadable(struct kernel *k, enum pcp_sysctl s, int err)
+{
+	char file[64], *text = NULL;
+	size_t len;
+	const char *path = sysroot_name(k->root, sysctl_file(s, file, sizeof(file)));
+
+	if (err == -EINVAL && sysroot_read_file(k->root, file, &text, &len) == 0) {
+		len = strcspn(text, "\n");
+		pcp_error("cannot read vm.%s: %s holds \"%.*s\", not a whole number",
+			  sysctl_name(s), path, (int)(len > 40 ? 40 : len), text);
+	} else {
+		pcp_error("cannot read vm.%s from %s: %s", sysctl_name(s), path, strerror(-err));
+	}
+	free(text);
+}
+
 int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSCTLS])
 {
 	int rc = 0;
@@ -174,7 +191,7 @@ int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSC
 
 		have[s] = err == 0;
 		if (err && err != -ENOENT) {
-			pcp_error("cannot read vm.%s: %s", sysctl_name(s), strerror(-err));
+			say_unreadable(k, s, err);
 			rc = -EIO;
 		}
 	}

@@ -244,14 +244,14 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 struct sink {
 	FILE *f;
 	size_t n;
-	bool failed;
+	int err;		/* errno of the first failed write, 0 while none failed */
 	char buf[SINK_SIZE + SINK_SLACK];
 };
 
 static void sink_flush(struct sink *s)
 {
-	if (s->n && fwrite(s->buf, 1, s->n, s->f) != s->n)
-		s->failed = true;
+	if (s->n && fwrite(s->buf, 1, s->n, s->f) != s->n && !s->err)
+		s->err = errno ? errno : EIO;
 	s->n = 0;
 }
 
@@ -353,8 +353,6 @@ static int stream_table(struct sink *s, const struct coldesc *tbl, const struct 
 	struct rows head;
 	int rc = 0;
 
-	if (!r->nrows)
-		return 0;
 	width = calloc(r->ncols, sizeof(*width));
 	if (!width)
 		return -ENOMEM;
@@ -393,8 +391,6 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 	bool pairs = opts->format == OUT_PAIRS;
 	const char *pos = r->buf;
 
-	if (!r->nrows)
-		return;
 	if (!pairs && !opts->noheadings) {
 		for (size_t c = 0; c < r->ncols; c++) {
 			if (c)
@@ -503,7 +499,7 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 		return -ENOMEM;
 	s->f = out;
 	s->n = 0;
-	s->failed = false;
+	s->err = 0;
 	switch (opts->format) {
 	case OUT_JSON:
 		rc = stream_json(s, tbl, sel, name, r);
@@ -517,8 +513,10 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 		break;
 	}
 	sink_flush(s);
-	if (!rc && (s->failed || fflush(out) != 0))
-		rc = -EIO;
+	if (!rc && !s->err && fflush(out) != 0)
+		s->err = errno ? errno : EIO;
+	if (!rc && s->err)
+		rc = -s->err;
 	free(s);
 	return rc;
 }
@@ -526,7 +524,8 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,
 	       const char *name, const struct rows *r)
 {
-	if (opts->format == OUT_TABLE && isatty(STDOUT_FILENO))
+	/* libsmartcols prints no headings over no rows; the stream does. */
+	if (opts->format == OUT_TABLE && r->nrows && isatty(STDOUT_FILENO))
 		return print_rows_scols(stdout, tbl, sel, opts, name, r);
 	return print_rows_stream(stdout, tbl, sel, opts, name, r);
 }

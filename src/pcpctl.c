@@ -5,10 +5,12 @@
  * handler, and the dispatch to the files that implement them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <popt.h>
 
@@ -38,7 +40,7 @@ static struct {
 	struct compare_opts compare;
 	const char *sysroot;
 	const char *export_file;
-	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist;
+	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
 	int help, version;
 } opt;
 
@@ -83,6 +85,11 @@ static struct poptOption set_options[] = {
 static struct poptOption reset_options[] = {
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption rollback_options[] = {
+	{ "discard", '\0', POPT_ARG_NONE, &opt.discard, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -170,7 +177,7 @@ static int run_reset(const struct sysroot *root, char *const *args)
 static int run_rollback(const struct sysroot *root, char *const *args)
 {
 	(void)args;
-	return cmd_rollback(root, opt.json);
+	return cmd_rollback(root, opt.json, opt.discard);
 }
 
 /* The lock sampling needs what pcpctl is about to drop: open it first. */
@@ -238,7 +245,7 @@ static const struct command {
 	  NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
-	  "[--batch N] [--fraction N] [options]",
+	  "[--batch N] [--fraction N] [--dry-run] [--persist] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
 	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
@@ -249,14 +256,16 @@ static const struct command {
 	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
-	  "[options]",
+	  "[--dry-run] [--persist] [options]",
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
-	{ "rollback", run_rollback, no_options,
+	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
-	  "[options]",
+	  "[--discard] [options]",
+	  "     --discard        remove a journal that can never be applied (the kernel\n"
+	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
@@ -274,7 +283,7 @@ static const struct command {
 	  "                      is within +-P%, for --duration S at least\n"
 	  "     --max-duration S  and at most S seconds (default 60)\n"
 	  "     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
-	  "                      any S > 0 means one unmeasured run first\n"
+	  "                      any S > 0 means one unmeasured run before each value\n"
 	  "     --runs R         runs per value (default 1)\n"
 	  "     --metric REGEX   take COMMAND's result from its output (first group)\n"
 	  "                      instead of runs per second\n"
@@ -343,8 +352,8 @@ static void command_usage(FILE *out, const struct command *cmd)
 
 /* Every table that may hold an option, the command's own and the others. */
 static struct poptOption *const all_tables[] = {
-	common_options, show_options, set_options, reset_options, sweep_options, export_options,
-	compare_options,
+	common_options, show_options, set_options, reset_options, rollback_options, sweep_options,
+	export_options, compare_options,
 };
 
 static const struct poptOption *option_in(const struct poptOption *t, const char *longname,
@@ -528,6 +537,23 @@ static void free_option_strings(void)
 			}
 }
 
+/* A tree that is not there is a wrong --sysroot, not a kernel without files. */
+static bool sysroot_is_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		pcp_error("--sysroot %s: %s", dir, errno == ENOENT ? "no such directory" :
+			  strerror(errno));
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pcp_error("--sysroot %s: not a directory", dir);
+		return false;
+	}
+	return true;
+}
+
 int main(int argc, const char **argv)
 {
 	int at = find_command(argc, argv), rc = EXIT_USAGE, status;
@@ -596,6 +622,8 @@ int main(int argc, const char **argv)
 		pcp_error("--sysroot: give a directory");
 		goto out;
 	}
+	if (opt.sysroot && !sysroot_is_dir(opt.sysroot))
+		goto out;
 	if (cmd->setup)
 		cmd->setup();
 	if (drop_privileges() < 0) {

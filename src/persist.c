@@ -117,6 +117,12 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	for (int s = 0; s < NSYSCTLS; s++)
 		any |= p->have[s];
 	if (any) {
+		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+			rc = -errno;
+			pcp_error("cannot create %s: %s", dir, strerror(errno));
+			goto out;
+		}
 		/* A temp file left by a crash is ours to replace; a link there is not followed. */
 		if (unlink(tmp) < 0 && errno != ENOENT) {
 			rc = -errno;

@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "msg.h"
 
 /* Deeper than any report nests (sweep: report, points, point, vmstat). */
 #define DEPTH_MAX 8
@@ -28,7 +31,12 @@ int delete_json_obj(void)
 	if (rep.json)
 		fputs("}\n", stdout);
 	rep.json = false;
-	return fflush(stdout) ? -EIO : 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	/* errno of the failed write, such as ENOSPC: "Input/output error" would hide it. */
+	pcp_error("cannot write the report to standard output: %s",
+		  strerror(errno ? errno : EIO));
+	return -EIO;
 }
 
 bool is_json_context(void)

@@ -155,7 +155,7 @@ static int pageset_cell(struct rows *r, size_t what, const struct zi_zone *z,
 }
 
 static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
-			  const struct out_opts *out, const struct colsel *sel)
+			  const struct out_opts *out, const struct colsel *sel, size_t *shown)
 {
 	struct rows r;
 	int rc = 0;
@@ -177,6 +177,7 @@ static int print_pagesets(const struct zoneinfo *zi, const struct filter *f,
 				rc = rows_end(&r);
 		}
 	}
+	*shown = r.nrows;
 	if (!rc)
 		rc = print_rows(pageset_columns, sel, out, "pagesets", &r);
 	rows_free(&r);
@@ -263,7 +264,7 @@ static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
 
 static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 			 const struct filter *f, const struct out_opts *out,
-			 const struct colsel *sel)
+			 const struct colsel *sel, size_t *shown)
 {
 	long long memfree_kib = -1;
 	struct rows r;
@@ -287,10 +288,24 @@ static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 		if (!rc)
 			rc = rows_end(&r);
 	}
+	*shown = r.nrows;
 	if (!rc)
 		rc = print_rows(summary_columns, sel, out, "zones", &r);
 	rows_free(&r);
 	return rc;
+}
+
+/* An empty result is no error, but silence would look like one: say which filter it was. */
+static void warn_empty(const struct show_opts *o)
+{
+	if (!o->nodes && !o->zones && !o->cpus) {
+		pcp_warn("%s has no populated zone with a CPU's pageset", "zoneinfo");
+		return;
+	}
+	pcp_warn("no %s matches%s%s%s%s%s%s", o->summary ? "populated zone" : "CPU's pageset",
+		 o->nodes ? " --node " : "", o->nodes ? o->nodes : "",
+		 o->zones ? " --zone " : "", o->zones ? o->zones : "",
+		 o->cpus ? " --cpu " : "", o->cpus ? o->cpus : "");
 }
 
 static bool watch_zone(const void *f, const struct zi_zone *z)
@@ -322,6 +337,18 @@ static int show_interval(const struct sysroot *root, const struct show_opts *o, 
 	return watch_run(root, &w, &sel);
 }
 
+/* Whether the column name (len bytes) is one of the table show does not use now. */
+static bool other_table_has(bool summary, const char *name, size_t len)
+{
+	const struct coldesc *tbl = summary ? pageset_columns : summary_columns;
+	size_t n = summary ? ARRAY_SIZE(pageset_columns) : ARRAY_SIZE(summary_columns);
+
+	for (size_t i = 0; i < n; i++)
+		if (tbl[i].name && strlen(tbl[i].name) == len && !strncasecmp(tbl[i].name, name, len))
+			return true;
+	return false;
+}
+
 int cmd_show(const struct sysroot *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
@@ -333,12 +360,24 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 	const char *bad;
 	int rc;
 
+	/* As lsblk: --output-all would silently drop the columns -o names. */
+	if (o->out.columns && o->out.all_columns) {
+		pcp_error("--output and --output-all are mutually exclusive");
+		return EXIT_USAGE;
+	}
 	/* A bad -o is a usage error even when zoneinfo cannot be read. */
 	rc = colsel_make(tbl, ntbl, "NODE", &o->out, &sel, &bad);
 	colsel_free(&sel);
 	if (rc == -EINVAL) {
-		pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
-			  (int)strcspn(bad, ","), bad);
+		int n = (int)strcspn(bad, ",");
+
+		if (other_table_has(o->summary, bad, (size_t)n))
+			pcp_error("--output: %.*s is a column of %s; see pcpctl show --help", n, bad,
+				  o->summary ? "the per-CPU rows, not of --summary" :
+					       "--summary (-s), not of the per-CPU rows");
+		else
+			pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
+				  n, bad);
 		return EXIT_USAGE;
 	}
 	if (o->per_cpu && o->summary) {
@@ -371,11 +410,13 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 
 	/*
 	 * JSON always carries high_min/high_max (null where the kernel lacks
-	 * them) so scripts see one schema; MemFree is known only live.
+	 * them) and free_pct (null where MemFree is unknown, under --sysroot)
+	 * so scripts see one schema; MemFree is known only live.
 	 */
 	bool live = sysroot_is_live(root);
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
-	const char *defaults = o->summary ? (live ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
+	bool free_pct = live || o->out.format == OUT_JSON;
+	const char *defaults = o->summary ? (free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
 						    "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH") :
 			       minmax ? "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
 					"NODE,ZONE,CPU,COUNT,HIGH,BATCH";
@@ -385,11 +426,15 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 	} else {
-		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel) :
-				  print_pagesets(&zi, &f, &o->out, &sel);
+		size_t shown = 0;
+
+		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel, &shown) :
+				  print_pagesets(&zi, &f, &o->out, &sel, &shown);
 		if (rc) {
 			pcp_error("cannot print: %s", strerror(-rc));
 			rc = EXIT_FAIL;
+		} else if (!shown) {
+			warn_empty(o);
 		}
 	}
 	k->ops->close(k);

@@ -97,7 +97,18 @@ static void test_parity(void **state)
 						add_row(&r, orders[o], lens[o], (int)i);
 					a = render(true, &sel, &opts, &r);
 					b = render(false, &sel, &opts, &r);
-					if (strcmp(a, b) != 0)
+					/*
+					 * Over no rows libsmartcols prints no headings; the
+					 * stream keeps them, so that an empty filter result
+					 * still says what it would have shown.
+					 */
+					if (!nrows[n] && !noheadings &&
+					    (formats[f] == OUT_TABLE || formats[f] == OUT_RAW)) {
+						assert_string_equal(a, "");
+						assert_string_equal(strchr(b, '\n'), "\n");
+						assert_memory_equal(b, cols[orders[o][0]].name,
+								    strlen(cols[orders[o][0]].name));
+					} else if (strcmp(a, b) != 0)
 						fail_msg("format %zu, noheadings %d, %zu rows, columns #%zu:\n"
 							 "libsmartcols:\n%s\nstream:\n%s",
 							 f, noheadings, nrows[n], o, a, b);
