@@ -763,8 +763,12 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	memset(res, 0, sizeof(*res));
 	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
 		return st;
-	/* With nothing to restore, there is nothing to need privilege for. */
-	if (absent(k->root, PATH_JOURNAL) && absent(k->root, PATH_PERSIST ".tmp"))
+	/*
+	 * With nothing to restore or tidy (a killed change's temporary files),
+	 * there is nothing to need privilege for.
+	 */
+	if (absent(k->root, PATH_JOURNAL) && absent(k->root, PATH_JOURNAL_TMP) &&
+	    absent(k->root, PATH_PERSIST ".tmp"))
 		return CHANGE_DONE;
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && (st = write_access(k, s)))
