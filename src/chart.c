@@ -100,6 +100,7 @@ static int build(struct chart *c, const struct sweep_input *in, size_t nin)
 
 	for (size_t i = 0; i < nin; i++)
 		total += in[i].f.npoints;
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): sweepset_load gives inputs with points */
 	c->tasks = calloc(total, sizeof(*c->tasks));
 	c->pts = calloc(2 * total, sizeof(*c->pts));
 	c->series = calloc(2 * total * nin, sizeof(*c->series));
@@ -131,13 +132,15 @@ static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t 
 {
 	bool batch = strcmp(in[0].f.parameter, "batch") == 0;
 	const char **labels = calloc(nin, sizeof(*labels));
-	char title[256], *svg = NULL;
+	char *svg = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc = -ENOMEM;
 
 	mem = labels ? open_memstream(&svg, &len) : NULL;
 	if (mem) {
+		char title[256];
+
 		for (size_t i = 0; i < nin; i++)
 			labels[i] = in[i].label;
 		snprintf(title, sizeof(title), "%s throughput against pcp %s", in[0].f.workload,

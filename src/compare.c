@@ -55,6 +55,7 @@ static struct row *collect_rows(const struct sweep_input *in, size_t nin, size_t
 
 	for (size_t i = 0; i < nin; i++)
 		total += in[i].f.npoints;
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): sweepset_load gives inputs with points */
 	rows = calloc(total, sizeof(*rows));
 	if (!rows)
 		return NULL;

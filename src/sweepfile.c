@@ -157,14 +157,16 @@ static int read_bests(struct json_object *root, long tasks, struct sweepfile *f,
 		      size_t why_len)
 {
 	struct json_object *v;
-	int rc;
 
 	if (json_object_object_get_ex(root, "best_by_tasks", &v)) {
 		if (!json_object_is_type(v, json_type_array))
 			return bad(why, why_len, "\"best_by_tasks\" is not an array");
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if ((rc = read_best(json_object_array_get_idx(v, i), tasks, f, why, why_len)))
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			int rc = read_best(json_object_array_get_idx(v, i), tasks, f, why, why_len);
+
+			if (rc)
 				return rc;
+		}
 		return 0;
 	}
 	if (json_object_object_get_ex(root, "best", &v))

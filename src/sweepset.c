@@ -50,7 +50,7 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 		n++;
 	while (labels && labels[nlabels])
 		nlabels++;
-	if (n < min) {
+	if (n == 0 || n < min) {
 		pcp_error("%s needs at least %s sweep JSON file%s, e.g. pcpctl %s a.json b.json", cmd,
 			  min == 1 ? "one" : "two", min == 1 ? "" : "s", cmd);
 		return EXIT_USAGE;
