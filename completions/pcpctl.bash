@@ -35,7 +35,7 @@ _pcpctl()
 	local -a summary_cols=(NODE ZONE CPUS PAGES MAXCOUNT MIB BATCH HIGH FREE_PCT MANAGED
 		BATCH_MIN BATCH_MAX HIGH_LO HIGH_HI)
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
-	local commands='show status set reset rollback sweep compare export'
+	local commands='show status set reset rollback sweep compare plot export'
 	# Options that take an argument, as they can be spelt in a separate word.
 	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
@@ -73,8 +73,8 @@ _pcpctl()
 
 	case $prev in
 	-o | --output)
-		# export writes a file; show takes columns.
-		if [[ $cmd == export ]]; then
+		# export and plot write a file; show takes columns.
+		if [[ $cmd == export || $cmd == plot ]]; then
 			_filedir
 		elif [[ $summary ]]; then
 			_pcpctl_comma_list --plus "${summary_cols[@]}"
@@ -113,6 +113,11 @@ _pcpctl()
 	set) opts=(--batch --fraction --dry-run --persist) ;;
 	reset) opts=(--dry-run --persist) ;;
 	compare) opts=(--label --csv) ;;
+	plot)
+		# An SVG file only: no --json.
+		common=(--sysroot -h --help -V --version)
+		opts=(-o --output --label)
+		;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
 		--workload-log --with-batch --with-fraction --precision --max-duration) ;;
 	export)
@@ -136,7 +141,7 @@ _pcpctl()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "${common[*]} ${opts[*]}" -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
-	elif [[ $cmd == compare ]]; then
+	elif [[ $cmd == compare || $cmd == plot ]]; then
 		_filedir json
 	fi
 } &&

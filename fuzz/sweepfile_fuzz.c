@@ -3,7 +3,8 @@
  * libFuzzer target: sweepfile_parse, the reader of sweep JSON that compare
  * and plot trust with files from other machines.  The input is the file's
  * bytes.  A text it takes holds at least one point, each with samples that
- * are finite and not negative, a parameter of batch or fraction, and no
+ * are finite and not negative, a min and max around its Hmean, a lock share
+ * from 0 to 100 if any, a parameter of batch or fraction, and no
  * (tasks, value) pair twice; a text it refuses says why and holds nothing.
  */
 #include <errno.h>
@@ -33,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		CHECK(p->tasks >= 1 && p->value >= 0 && p->nsamples > 0);
 		CHECK(isfinite(p->hmean) && p->hmean >= 0);
+		CHECK(p->min <= p->hmean && p->hmean <= p->max && isfinite(p->max));
+		CHECK(!p->has_lock || (p->lock_pct >= 0 && p->lock_pct <= 100));
 		for (size_t s = 0; s < p->nsamples; s++)
 			CHECK(isfinite(p->samples[s]) && p->samples[s] >= 0);
 		for (size_t j = 0; j < i; j++)

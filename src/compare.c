@@ -14,17 +14,11 @@
 #include "msg.h"
 #include "report.h"
 #include "stats.h"
-#include "sweepfile.h"
+#include "sweepset.h"
 #include "welch.h"
 
 /* Wide enough for "  12345678.90 (+1234.56%)" */
 #define CELL_WIDTH 24
-
-struct input {
-	const char *path;
-	char *label;
-	struct sweepfile f;
-};
 
 struct row {
 	long tasks, value;
@@ -54,13 +48,14 @@ static int row_order(const void *a, const void *b)
 }
 
 /* Every (tasks, value) of any input, sorted, each once. */
-static struct row *collect_rows(const struct input *in, size_t nin, size_t *nrows)
+static struct row *collect_rows(const struct sweep_input *in, size_t nin, size_t *nrows)
 {
 	struct row *rows;
 	size_t total = 0, n = 0;
 
 	for (size_t i = 0; i < nin; i++)
 		total += in[i].f.npoints;
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): sweepset_load gives inputs with points */
 	rows = calloc(total, sizeof(*rows));
 	if (!rows)
 		return NULL;
@@ -135,7 +130,7 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int write_csv(const char *path, const struct input *in, size_t nin,
+static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 		     const struct row *rows, size_t nrows)
 {
 	FILE *f = fopen(path, "we");
@@ -171,7 +166,7 @@ static int write_csv(const char *path, const struct input *in, size_t nin,
 	return EXIT_OK;
 }
 
-static int print_table(const struct compare_opts *o, const struct input *in, size_t nin,
+static int print_table(const struct compare_opts *o, const struct sweep_input *in, size_t nin,
 		       const struct row *rows, size_t nrows)
 {
 	int *width = calloc(nin, sizeof(*width));
@@ -227,76 +222,16 @@ static int print_table(const struct compare_opts *o, const struct input *in, siz
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }
 
-static int load_inputs(const struct compare_opts *o, struct input *in, size_t nin,
-		       size_t nlabels)
-{
-	for (size_t i = 0; i < nin; i++) {
-		char why[256] = "";
-		struct input *x = &in[i];
-		int rc;
-
-		x->path = o->files[i];
-		rc = sweepfile_load(x->path, &x->f, why, sizeof(why));
-		if (rc == -EBADMSG) {
-			pcp_error("%s is not a sweep's JSON: %s", x->path, why);
-			return EXIT_FAIL;
-		}
-		if (rc) {
-			pcp_error("cannot read %s: %s", x->path, strerror(-rc));
-			return EXIT_FAIL;
-		}
-		if (nlabels)
-			x->label = strdup(o->labels[i]);
-		else if (x->f.host && x->f.kernel)
-			rc = asprintf(&x->label, "%s %s", x->f.host, x->f.kernel) < 0 ? -ENOMEM : 0;
-		else
-			x->label = strdup(x->path);
-		if (rc || !x->label) {
-			pcp_error("out of memory");
-			return EXIT_FAIL;
-		}
-	}
-	/* One table only means something for one experiment. */
-	for (size_t i = 1; i < nin; i++)
-		if (strcmp(in[i].f.parameter, in[0].f.parameter) != 0 ||
-		    strcmp(in[i].f.workload, in[0].f.workload) != 0) {
-			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
-				  "compare sweeps of one parameter and one workload",
-				  in[0].path, in[0].f.parameter, in[0].f.workload, in[i].path,
-				  in[i].f.parameter, in[i].f.workload);
-			return EXIT_USAGE;
-		}
-	return EXIT_OK;
-}
-
 int cmd_compare(const struct compare_opts *o)
 {
-	struct input *in = NULL;
+	struct sweep_input *in = NULL;
 	struct row *rows = NULL;
-	size_t nin = 0, nlabels = 0, nrows = 0;
+	size_t nin = 0, nrows = 0;
 	int rc;
 
-	while (o->files && o->files[nin])
-		nin++;
-	while (o->labels && o->labels[nlabels])
-		nlabels++;
-	if (nin < 2) {
-		pcp_error("compare needs at least two sweep JSON files, e.g. pcpctl compare a.json b.json");
-		return EXIT_USAGE;
-	}
-	if (nlabels && nlabels != nin) {
-		pcp_error("%zu --label for %zu files: give one per file, in their order, or none",
-			  nlabels, nin);
-		return EXIT_USAGE;
-	}
-	in = calloc(nin, sizeof(*in));
-	if (!in) {
-		pcp_error("out of memory");
-		return EXIT_FAIL;
-	}
-	rc = load_inputs(o, in, nin, nlabels);
+	rc = sweepset_load("compare", 2, o->files, o->labels, &in, &nin);
 	if (rc)
-		goto out;
+		return rc;
 	rows = collect_rows(in, nin, &nrows);
 	if (!rows) {
 		pcp_error("out of memory");
@@ -307,11 +242,7 @@ int cmd_compare(const struct compare_opts *o)
 	if (!rc && o->csv)
 		rc = write_csv(o->csv, in, nin, rows, nrows);
 out:
-	for (size_t i = 0; i < nin; i++) {
-		sweepfile_free(&in[i].f);
-		free(in[i].label);
-	}
-	free(in);
+	sweepset_free(in, nin);
 	free(rows);
 	return rc;
 }

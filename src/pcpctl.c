@@ -16,6 +16,7 @@
 
 #include "c.h"
 #include "change.h"
+#include "chart.h"
 #include "compare.h"
 #include "export.h"
 #include "journal.h"
@@ -38,6 +39,7 @@ static struct {
 	struct change_opts change;
 	struct sweep_opts sweep;
 	struct compare_opts compare;
+	struct plot_opts plot;
 	const char *sysroot;
 	const char *export_file;
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
@@ -116,6 +118,12 @@ static struct poptOption sweep_options[] = {
 static struct poptOption compare_options[] = {
 	{ "label", '\0', POPT_ARG_ARGV, &opt.compare.labels, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &opt.compare.csv, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption plot_options[] = {
+	{ "label", '\0', POPT_ARG_ARGV, &opt.plot.labels, 0, NULL, NULL },
+	{ "output", 'o', POPT_ARG_STRING, &opt.plot.output, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -206,6 +214,17 @@ static int run_compare(const struct sysroot *root, char *const *args)
 	opt.compare.json = opt.json;
 	opt.compare.files = args;
 	return cmd_compare(&opt.compare);
+}
+
+static int run_plot(const struct sysroot *root, char *const *args)
+{
+	(void)root;
+	if (opt.json) {
+		pcp_error("plot does not take --json: it writes an SVG chart");
+		return EXIT_USAGE;
+	}
+	opt.plot.files = args;
+	return cmd_plot(&opt.plot);
 }
 
 static const struct command {
@@ -301,6 +320,13 @@ static const struct command {
 	  "     --csv FILE       also write the cells as CSV\n"
 	  " -J, --json           print the table as JSON\n",
 	  NULL, false, true, NULL },
+	{ "plot", run_plot, plot_options,
+	  "sweeps on one SVG chart, a line per file",
+	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
+	  " -o, --output FILE    the SVG chart to write (replaced atomically)\n"
+	  "     --label NAME     the legend entry of the next file (default: its host\n"
+	  "                      and kernel, else its name); once per file or never\n",
+	  NULL, false, true, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
@@ -353,7 +379,7 @@ static void command_usage(FILE *out, const struct command *cmd)
 /* Every table that may hold an option, the command's own and the others. */
 static struct poptOption *const all_tables[] = {
 	common_options, show_options, set_options, reset_options, rollback_options, sweep_options,
-	export_options, compare_options,
+	export_options, compare_options, plot_options,
 };
 
 static const struct poptOption *option_in(const struct poptOption *t, const char *longname,

@@ -9,18 +9,36 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "c.h"
 
 /* Canvas and margins in SVG user units (px).  The left margin holds tick
- * labels such as "12.5M" and the rotated axis label. */
+ * labels such as "12.5M" and the rotated axis label; below each panel's
+ * x axis are its tick labels and xlabel. */
 #define W		800.0
-#define H		500.0
 #define LEFT		90.0
 #define RIGHT		30.0
-#define TOP		60.0
+#define TOP		60.0	/* the title, and the first legend entry */
 #define BOTTOM		70.0
+#define LEGEND_ROW	18.0
+#define PANEL_TITLE	40.0
+#define AREA_ALONE	370.0	/* one panel: a 500 px high chart */
+#define AREA_BARS	300.0
+#define AREA_SMALL	160.0
 #define TICKS		6	/* aimed at, nice steps decide the exact count */
+
+/* A palette that stays apart in print and for the common colour blindness;
+ * red is the best point's. */
+static const char *const colour[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+	"#bcbd22", "#17becf",
+};
+
+/* The vertical extent of a panel's plot area. */
+struct frame {
+	double top, bottom;
+};
 
 struct axis {
 	double lo, hi, step;
@@ -180,6 +198,41 @@ static int check_points(const struct plot_point *pts, size_t n)
 	return 0;
 }
 
+static bool xml_name(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	return s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")] == '\0';
+}
+
+static int check_chart(const char *title, const char *xlabel, const char *const *labels,
+		       size_t nseries, const struct plot_panel *panels, size_t npanels)
+{
+	if (!title || !xlabel || !panels || npanels == 0 || nseries == 0)
+		return -EINVAL;
+	for (size_t i = 0; labels && i < nseries; i++)
+		if (!labels[i])
+			return -EINVAL;
+	for (size_t p = 0; p < npanels; p++) {
+		const struct plot_panel *pa = &panels[p];
+		size_t points = 0;
+
+		if (!pa->ylabel || !pa->series || (pa->id && !xml_name(pa->id)))
+			return -EINVAL;
+		for (size_t i = 0; i < nseries; i++) {
+			const struct plot_series *se = &pa->series[i];
+
+			if ((se->n && !se->pts) || (se->best >= se->n && se->best != PLOT_NO_BEST) ||
+			    check_points(se->pts, se->n))
+				return -EINVAL;
+			points += se->n;
+		}
+		if (points == 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int cmp_x(const void *a, const void *b, void *arg)
 {
 	const struct plot_point *pts = arg;
@@ -190,7 +243,7 @@ static int cmp_x(const void *a, const void *b, void *arg)
 }
 
 /* An axis's tick marks and labels: below the x axis, or left of the y axis (vertical). */
-static void write_ticks(FILE *out, const struct axis *a, bool vertical)
+static void write_ticks(FILE *out, const struct frame *fr, const struct axis *a, bool vertical)
 {
 	char buf[64];
 
@@ -199,9 +252,9 @@ static void write_ticks(FILE *out, const struct axis *a, bool vertical)
 	for (int k = 0; k < axis_nticks(a); k++) {
 		double v = axis_tick(a, k), p = axis_map(a, v);
 		/* The mark runs out from the axis; the label stands beyond it. */
-		double x1 = vertical ? LEFT - 5 : p, y1 = vertical ? p : H - BOTTOM;
-		double x2 = vertical ? LEFT : p, y2 = vertical ? p : H - BOTTOM + 5;
-		double tx = vertical ? LEFT - 8 : p, ty = vertical ? p + 4 : H - BOTTOM + 20;
+		double x1 = vertical ? LEFT - 5 : p, y1 = vertical ? p : fr->bottom;
+		double x2 = vertical ? LEFT : p, y2 = vertical ? p : fr->bottom + 5;
+		double tx = vertical ? LEFT - 8 : p, ty = vertical ? p + 4 : fr->bottom + 20;
 
 		fmt_num(buf, sizeof(buf), v, axis_scale(a), a->step);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
@@ -211,8 +264,8 @@ static void write_ticks(FILE *out, const struct axis *a, bool vertical)
 	fputs("</g>\n", out);
 }
 
-static void write_axes(FILE *out, const struct axis *ax, const struct axis *ay,
-		       const char *xlabel, const char *ylabel)
+static void write_axes(FILE *out, const struct frame *fr, const struct axis *ax,
+		       const struct axis *ay, const char *xlabel, const char *ylabel)
 {
 	int k, nt;
 
@@ -228,62 +281,77 @@ static void write_axes(FILE *out, const struct axis *ax, const struct axis *ay,
 
 	fputs("<g class=\"axes\" stroke=\"#000000\" stroke-width=\"1\">\n", out);
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
+		LEFT, fr->bottom, W - RIGHT, fr->bottom);
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		LEFT, TOP, LEFT, H - BOTTOM);
+		LEFT, fr->top, LEFT, fr->bottom);
 	fputs("</g>\n", out);
 
-	write_ticks(out, ax, false);
-	write_ticks(out, ay, true);
+	write_ticks(out, fr, ax, false);
+	write_ticks(out, fr, ay, true);
 
 	fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\">",
-		(LEFT + W - RIGHT) / 2, H - 20);
+		(LEFT + W - RIGHT) / 2, fr->bottom + BOTTOM - 20);
 	xml_text(out, xlabel);
 	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"ylabel\" x=\"0\" y=\"0\" font-size=\"14\" text-anchor=\"middle\" transform=\"translate(20 %.1f) rotate(-90)\">",
-		(TOP + H - BOTTOM) / 2);
+		(fr->top + fr->bottom) / 2);
 	xml_text(out, ylabel);
 	fputs("</text>\n", out);
 }
 
+/* What a point's tooltip and a best label call it: the input's label, if any. */
+static void write_name(FILE *out, const char *label, const char *xlabel)
+{
+	if (label) {
+		xml_text(out, label);
+		fputs(", ", out);
+	}
+	xml_text(out, xlabel);
+}
+
 static void write_point(FILE *out, const struct axis *ax, const struct axis *ay,
-			const struct plot_point *p, const char *xlabel,
-			const char *ylabel)
+			const struct plot_point *p, bool bars, const char *label,
+			const char *xlabel, const char *ylabel)
 {
 	double x = axis_map(ax, p->x), y = axis_map(ay, p->y);
 	double y0 = axis_map(ay, p->ymin), y1 = axis_map(ay, p->ymax);
 
-	fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		x, y0, x, y1);
-	fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		x - 4, y0, x + 4, y0);
-	fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		x - 4, y1, x + 4, y1);
+	if (bars) {
+		fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+			x, y0, x, y1);
+		fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+			x - 4, y0, x + 4, y0);
+		fprintf(out, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+			x - 4, y1, x + 4, y1);
+	}
 	fprintf(out, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>", x, y);
-	xml_text(out, xlabel);
+	write_name(out, label, xlabel);
 	fprintf(out, " %.15g: %.6g ", p->x, p->y);
 	xml_text(out, ylabel);
-	fprintf(out, " (min %.6g, max %.6g)</title></circle>\n", p->ymin, p->ymax);
+	if (bars)
+		fprintf(out, " (min %.6g, max %.6g)", p->ymin, p->ymax);
+	fputs("</title></circle>\n", out);
 }
 
-static void write_best(FILE *out, const struct axis *ax, const struct axis *ay,
-		       const struct plot_point *p, const char *xlabel,
-		       const char *ylabel)
+/* The k-th best of a panel: labels stack upwards so that they do not overlap. */
+static void write_best(FILE *out, const struct frame *fr, const struct axis *ax,
+		       const struct axis *ay, const struct plot_point *p, int k,
+		       const char *label, const char *xlabel, const char *ylabel)
 {
 	double x = axis_map(ax, p->x), y = axis_map(ay, p->y);
-	double ly = axis_map(ay, p->ymax) - 12;
+	double ly = axis_map(ay, p->ymax) - 12 - 15 * k;
 	/* keep the label inside the canvas near either edge */
 	const char *anchor = x > W - RIGHT - 150 ? "end" :
 			     x < LEFT + 150 ? "start" : "middle";
 	char buf[64];
 
-	if (ly < TOP - 8)
-		ly = TOP - 8;
+	if (ly < fr->top - 8)
+		ly = fr->top - 8;
 	fprintf(out, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n",
 		x, y);
 	fprintf(out, "<text class=\"best-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\" fill=\"#d62728\" text-anchor=\"%s\">best: ",
 		x, ly, anchor);
-	xml_text(out, xlabel);
+	write_name(out, label, xlabel);
 	/* four significant digits tell apart the neighbours of the best */
 	fmt_num(buf, sizeof(buf), p->y, fabs(p->y), fabs(p->y) / 1000);
 	fprintf(out, " = %.15g, %s ", p->x, buf);
@@ -291,22 +359,56 @@ static void write_best(FILE *out, const struct axis *ax, const struct axis *ay,
 	fputs("</text>\n", out);
 }
 
-static int write_svg(FILE *out, const char *title, const char *xlabel,
-		     const char *ylabel, const struct plot_point *pts, size_t n,
-		     size_t best, const size_t *order)
+static int write_series(FILE *out, const struct axis *ax, const struct axis *ay,
+			const struct plot_series *se, bool bars, const char *colour,
+			const char *label, const char *xlabel, const char *ylabel)
 {
-	struct axis ax = { .px0 = LEFT, .px1 = W - RIGHT };
-	struct axis ay = { .px0 = H - BOTTOM, .px1 = TOP };
-	double xmin = pts[0].x, xmax = pts[0].x;
-	double ymin = pts[0].ymin, ymax = pts[0].ymax;
-	size_t i;
+	/* the trend line must run left to right whatever the sweep order */
+	size_t *order = malloc(se->n * sizeof(*order));
 
-	for (i = 1; i < n; i++) {
-		xmin = fmin(xmin, pts[i].x);
-		xmax = fmax(xmax, pts[i].x);
-		ymin = fmin(ymin, pts[i].ymin);
-		ymax = fmax(ymax, pts[i].ymax);
-	}
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < se->n; i++)
+		order[i] = i;
+	qsort_r(order, se->n, sizeof(*order), cmp_x, (void *)se->pts);
+
+	fprintf(out, "<polyline class=\"trend\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+		colour);
+	for (size_t i = 0; i < se->n; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "",
+			axis_map(ax, se->pts[order[i]].x), axis_map(ay, se->pts[order[i]].y));
+	fputs("\"/>\n", out);
+
+	fprintf(out, "<g class=\"data\" stroke=\"%s\" fill=\"%s\" stroke-width=\"1.5\">\n", colour,
+		colour);
+	for (size_t i = 0; i < se->n; i++)
+		write_point(out, ax, ay, &se->pts[order[i]], bars, label, xlabel, ylabel);
+	fputs("</g>\n", out);
+	free(order);
+	return 0;
+}
+
+/* One panel from y = at; returns where the next one starts, or -ENOMEM. */
+static double write_panel(FILE *out, double at, const struct plot_panel *pa, bool alone,
+			  const char *const *labels, size_t nseries, const char *xlabel)
+{
+	struct frame fr = { .top = at + (pa->title ? PANEL_TITLE : 0) };
+	struct axis ax = { .px0 = LEFT, .px1 = W - RIGHT };
+	struct axis ay;
+	double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+	int nbest = 0;
+
+	fr.bottom = fr.top + (!pa->bars ? AREA_SMALL : alone ? AREA_ALONE : AREA_BARS);
+	ay = (struct axis){ .px0 = fr.bottom, .px1 = fr.top };
+	for (size_t i = 0; i < nseries; i++)
+		for (size_t j = 0; j < pa->series[i].n; j++) {
+			const struct plot_point *p = &pa->series[i].pts[j];
+
+			xmin = fmin(xmin, p->x);
+			xmax = fmax(xmax, p->x);
+			ymin = fmin(ymin, p->ymin);
+			ymax = fmax(ymax, p->ymax);
+		}
 	/* Start throughput at zero unless that squeezes the data into the
 	 * top half, where differences of a few percent would vanish. */
 	if (ymin > 0 && ymin <= ymax / 2)
@@ -314,74 +416,110 @@ static int write_svg(FILE *out, const char *title, const char *xlabel,
 	axis_fit(&ax, xmin, xmax);
 	axis_fit(&ay, ymin, ymax);
 
+	fputs("<g class=\"panel\"", out);
+	if (pa->id)
+		fprintf(out, " id=\"%s\"", pa->id);
+	fputs(">\n", out);
+	if (pa->title) {
+		fprintf(out, "<text class=\"panel-title\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
+			LEFT, at + 22);
+		xml_text(out, pa->title);
+		fputs("</text>\n", out);
+	}
+	write_axes(out, &fr, &ax, &ay, xlabel, pa->ylabel);
+	for (size_t i = 0; i < nseries; i++)
+		if (pa->series[i].n &&
+		    write_series(out, &ax, &ay, &pa->series[i], pa->bars,
+				 colour[i % ARRAY_SIZE(colour)], labels ? labels[i] : NULL, xlabel,
+				 pa->ylabel))
+			return -ENOMEM;
+	for (size_t i = 0; i < nseries; i++)
+		if (pa->series[i].best != PLOT_NO_BEST)
+			write_best(out, &fr, &ax, &ay, &pa->series[i].pts[pa->series[i].best],
+				   nbest++, labels ? labels[i] : NULL, xlabel, pa->ylabel);
+	fputs("</g>\n", out);
+	return fr.bottom + BOTTOM;
+}
+
+static int write_svg(FILE *out, const char *title, const char *xlabel, const char *const *labels,
+		     size_t nseries, const struct plot_panel *panels, size_t npanels)
+{
+	double h = TOP + (labels ? LEGEND_ROW * (double)nseries : 0);
+	bool bars = false;
+
+	/* the canvas height is the panels' sum: measure them first */
+	for (size_t p = 0; p < npanels; p++) {
+		bars |= panels[p].bars;
+		h += (panels[p].title ? PANEL_TITLE : 0) + BOTTOM +
+		     (!panels[p].bars ? AREA_SMALL : npanels == 1 ? AREA_ALONE : AREA_BARS);
+	}
+
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
-		W, H, W, H);
+		W, h, W, h);
 	fputs("<title>", out);
 	xml_text(out, title);
 	fputs("</title>\n", out);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, H);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, h);
 	fprintf(out, "<text class=\"title\" x=\"%.1f\" y=\"28\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">",
 		W / 2);
 	xml_text(out, title);
 	fputs("</text>\n", out);
-	fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"48\" font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">dot: value, bar: min to max</text>\n",
-		W - RIGHT);
+	if (bars)
+		fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"48\" font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">dot: value, bar: min to max</text>\n",
+			W - RIGHT);
+	for (size_t i = 0; labels && i < nseries; i++) {
+		double y = 48 + LEGEND_ROW * (double)i;
 
-	write_axes(out, &ax, &ay, xlabel, ylabel);
+		fprintf(out, "<g class=\"legend-entry\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
+			LEFT, y - 4, LEFT + 24, y - 4, colour[i % ARRAY_SIZE(colour)]);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", LEFT + 30, y);
+		xml_text(out, labels[i]);
+		fputs("</text></g>\n", out);
+	}
 
-	fputs("<polyline class=\"trend\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"", out);
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s%.1f,%.1f", i ? " " : "",
-			axis_map(&ax, pts[order[i]].x),
-			axis_map(&ay, pts[order[i]].y));
-	fputs("\"/>\n", out);
-
-	fputs("<g class=\"data\" stroke=\"#1f77b4\" fill=\"#1f77b4\" stroke-width=\"1.5\">\n", out);
-	for (i = 0; i < n; i++)
-		write_point(out, &ax, &ay, &pts[order[i]], xlabel, ylabel);
-	fputs("</g>\n", out);
-
-	if (best != PLOT_NO_BEST)
-		write_best(out, &ax, &ay, &pts[best], xlabel, ylabel);
+	h = TOP + (labels ? LEGEND_ROW * (double)nseries : 0);
+	for (size_t p = 0; p < npanels; p++) {
+		h = write_panel(out, h, &panels[p], npanels == 1, labels, nseries, xlabel);
+		if (h < 0)
+			return -ENOMEM;
+	}
 	fputs("</svg>\n", out);
 
 	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
+}
+
+int plot_chart(FILE *out, const char *title, const char *xlabel, const char *const *labels,
+	       size_t nseries, const struct plot_panel *panels, size_t npanels)
+{
+	locale_t c, old;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	rc = check_chart(title, xlabel, labels, nseries, panels, npanels);
+	if (rc < 0)
+		return rc;
+
+	/* "%.1f" must print a dot in SVG even under a decimal-comma locale */
+	c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!c)
+		return -ENOMEM;
+	old = uselocale(c);
+	rc = write_svg(out, title, xlabel, labels, nseries, panels, npanels);
+	uselocale(old);
+	freelocale(c);
+	return rc;
 }
 
 int plot_svg(FILE *out, const char *title, const char *xlabel,
 	     const char *ylabel, const struct plot_point *pts, size_t n,
 	     size_t best)
 {
-	locale_t c, old;
-	size_t *order, i;
-	int rc;
+	struct plot_series se = { .pts = pts, .n = n, .best = best };
+	struct plot_panel pa = { .ylabel = ylabel, .bars = true, .series = &se };
 
-	if (!out || !title || !xlabel || !ylabel || !pts || n == 0 ||
-	    (best >= n && best != PLOT_NO_BEST))
+	if (!pts || n == 0)
 		return -EINVAL;
-	rc = check_points(pts, n);
-	if (rc < 0)
-		return rc;
-
-	/* the trend line must run left to right whatever the sweep order */
-	order = malloc(n * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	qsort_r(order, n, sizeof(*order), cmp_x, (void *)pts);
-
-	/* "%.1f" must print a dot in SVG even under a decimal-comma locale */
-	c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	if (!c) {
-		free(order);
-		return -ENOMEM;
-	}
-	old = uselocale(c);
-	rc = write_svg(out, title, xlabel, ylabel, pts, n, best, order);
-	uselocale(old);
-	freelocale(c);
-	free(order);
-	return rc;
+	return plot_chart(out, title, xlabel, NULL, 1, &pa, 1);
 }

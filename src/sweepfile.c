@@ -80,7 +80,7 @@ static int dup_string(struct json_object *o, const char *key, bool required, cha
 static int read_point(struct json_object *p, size_t i, long tasks, struct sweepfile_point *pt,
 		      char *why, size_t why_len)
 {
-	struct json_object *samples, *hmean;
+	struct json_object *samples, *hmean, *v;
 	size_t n;
 
 	if (!json_object_is_type(p, json_type_object))
@@ -104,6 +104,73 @@ static int read_point(struct json_object *p, size_t i, long tasks, struct sweepf
 			return bad(why, why_len, "point %zu: sample %zu is not a number of at least 0",
 				   i + 1, s + 1);
 	pt->nsamples = n;
+	pt->min = pt->max = pt->samples[0];
+	for (size_t s = 1; s < n; s++) {
+		pt->min = fmin(pt->min, pt->samples[s]);
+		pt->max = fmax(pt->max, pt->samples[s]);
+	}
+	if ((json_object_object_get_ex(p, "min", &v) && !as_rate(v, &pt->min)) ||
+	    (json_object_object_get_ex(p, "max", &v) && !as_rate(v, &pt->max)) ||
+	    !(pt->min <= pt->hmean && pt->hmean <= pt->max))
+		return bad(why, why_len, "point %zu: \"min\" and \"max\" are not numbers around \"hmean\"",
+			   i + 1);
+	if (json_object_object_get_ex(p, "lock_pct", &v) && !json_object_is_type(v, json_type_null)) {
+		if (!as_rate(v, &pt->lock_pct) || pt->lock_pct > 100)
+			return bad(why, why_len, "point %zu: \"lock_pct\" is not null or a number from 0 to 100",
+				   i + 1);
+		pt->has_lock = true;
+	}
+	return 0;
+}
+
+/*
+ * One verdict of "best" or "best_by_tasks": null, or an object whose
+ * "significant" true marks its (tasks, value) point.  A verdict that names
+ * no point of the file is an error, not a mark left out.
+ */
+static int read_best(struct json_object *b, long tasks, struct sweepfile *f, char *why,
+		     size_t why_len)
+{
+	struct json_object *sig;
+	long value;
+
+	if (json_object_is_type(b, json_type_null))
+		return 0;
+	if (!json_object_is_type(b, json_type_object))
+		return bad(why, why_len, "a best is neither null nor an object");
+	if (json_object_object_get_ex(b, "tasks", NULL) && !get_long(b, "tasks", 1, INT_MAX, &tasks))
+		return bad(why, why_len, "a best's \"tasks\" is not a whole number from 1");
+	sig = member(b, "significant", json_type_boolean);
+	if (!get_long(b, "value", 0, INT_MAX, &value) || !sig)
+		return bad(why, why_len, "a best without a \"value\" or a \"significant\" true or false");
+	for (size_t i = 0; i < f->npoints; i++)
+		if (f->points[i].tasks == tasks && f->points[i].value == value) {
+			f->points[i].best = json_object_get_boolean(sig);
+			return 0;
+		}
+	return bad(why, why_len, "the best %s %ld with %ld tasks is none of the points", f->parameter,
+		   value, tasks);
+}
+
+/* Today's sweeps give a verdict per task count; older ones one "best". */
+static int read_bests(struct json_object *root, long tasks, struct sweepfile *f, char *why,
+		      size_t why_len)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(root, "best_by_tasks", &v)) {
+		if (!json_object_is_type(v, json_type_array))
+			return bad(why, why_len, "\"best_by_tasks\" is not an array");
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			int rc = read_best(json_object_array_get_idx(v, i), tasks, f, why, why_len);
+
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	if (json_object_object_get_ex(root, "best", &v))
+		return read_best(v, tasks, f, why, why_len);
 	return 0;
 }
 
@@ -147,7 +214,7 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 					   j + 1, i + 1, f->parameter, f->points[i].value,
 					   f->points[i].tasks);
 	}
-	return 0;
+	return read_bests(root, tasks, f, why, why_len);
 }
 
 void sweepfile_free(struct sweepfile *f)

@@ -10,12 +10,17 @@
 #ifndef PCPCTL_SWEEPFILE_H
 #define PCPCTL_SWEEPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sweepfile_point {
 	long tasks;		/* the point's own "tasks", else the file's */
 	long value;
 	double hmean;
+	double min, max;	/* "min" and "max", else those of the samples */
+	bool has_lock;		/* "lock_pct" is a number, not null or absent */
+	double lock_pct;	/* 0 to 100 */
+	bool best;		/* the sweep's significant best of its task count */
 	double *samples;	/* as measured: per second, or per run */
 	size_t nsamples;
 };

@@ -220,6 +220,68 @@ static void test_invalid(void **state)
 	fclose(f);
 }
 
+/* plot_chart's own refusals: the single-sweep chart cannot reach them. */
+static void test_chart_invalid(void **state)
+{
+	struct plot_series two[] = { { sweep, 3, 0 }, { NULL, 0, PLOT_NO_BEST } };
+	struct plot_series none[] = { { NULL, 0, PLOT_NO_BEST }, { NULL, 0, PLOT_NO_BEST } };
+	struct plot_series far[] = { { sweep, 3, 3 }, { NULL, 0, PLOT_NO_BEST } };
+	struct plot_panel ok = { "tasks-2", "2 tasks", "ops/s", true, two };
+	struct plot_panel bad_id = { "2 tasks", NULL, "ops/s", true, two };
+	struct plot_panel empty = { NULL, NULL, "ops/s", true, none };
+	struct plot_panel best = { NULL, NULL, "ops/s", true, far };
+	const char *labels[] = { "a", "b" }, *half[] = { "a", NULL };
+	FILE *f = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(plot_chart(f, "t", "x", labels, 2, &ok, 1), 0);
+	assert_int_equal(plot_chart(f, "t", "x", labels, 2, &bad_id, 1), -EINVAL);
+	assert_int_equal(plot_chart(f, "t", "x", labels, 2, &empty, 1), -EINVAL);
+	assert_int_equal(plot_chart(f, "t", "x", labels, 2, &best, 1), -EINVAL);
+	assert_int_equal(plot_chart(f, "t", "x", half, 2, &ok, 1), -EINVAL);
+	assert_int_equal(plot_chart(f, "t", "x", labels, 2, &ok, 0), -EINVAL);
+	fclose(f);
+}
+
+/* Two series over two panels: a line each where it has points, one legend. */
+static void test_chart_panels(void **state)
+{
+	struct plot_point lock[] = { { 31, 12, 12, 12 }, { 310, 8, 8, 8 } };
+	struct plot_series tput[] = { { sweep, 9, 4 }, { sweep + 8, 9, PLOT_NO_BEST } };
+	struct plot_series locks[] = { { lock, 2, PLOT_NO_BEST }, { NULL, 0, PLOT_NO_BEST } };
+	struct plot_panel panels[] = {
+		{ "tasks-2", "2 tasks", "ops/s", true, tput },
+		{ "lock-tasks-2", "lock, 2 tasks", "lock %", false, locks },
+	};
+	const char *labels[] = { "ex <6.1>", "ep 6.12" };
+	struct svg s;
+	FILE *f;
+	char *text;
+	int fd;
+
+	(void)state;
+	strcpy(s.path, "/tmp/test_plot.XXXXXX");
+	fd = mkstemp(s.path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(plot_chart(f, "t", "batch", labels, 2, panels, 2), 0);
+	assert_int_equal(fclose(f), 0);
+	text = slurp(&s);
+	assert_non_null(strstr(text, "<g class=\"panel\" id=\"lock-tasks-2\">"));
+	assert_non_null(strstr(text, "font-size=\"12\">ex &lt;6.1&gt;</text></g>"));
+	assert_non_null(strstr(text, "best: ex &lt;6.1&gt;, batch = 155,"));
+	free(text);
+	if (xmllint()) {
+		assert_int_equal(count(&s, "trend", "polyline"), 3);
+		assert_int_equal(count(&s, "legend-entry", "g"), 2);
+		/* bars in the throughput panel only */
+		assert_int_equal(count(&s, "range", "line"), 3 * 18);
+	}
+	svg_check(&s, 20, 1);
+}
+
 static void test_write_error(void **state)
 {
 	FILE *f = fopen("/dev/full", "w");
@@ -239,6 +301,8 @@ int main(void)
 		cmocka_unit_test(test_unsorted_no_best),
 		cmocka_unit_test(test_decimal_comma_locale),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_chart_invalid),
+		cmocka_unit_test(test_chart_panels),
 		cmocka_unit_test(test_write_error),
 	};
 

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * chart.c - pcpctl plot: a throughput panel per task count with a line per
+ * sweep, each followed by a lock-contention panel where a sweep sampled it
+ */
+#include "chart.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "msg.h"
+#include "plot.h"
+#include "sweepset.h"
+
+/* What one chart is made of; every array is sized for the worst case. */
+struct chart {
+	long *tasks;			/* the task counts of any input, sorted */
+	size_t ntasks;
+	struct plot_point *pts;		/* room for every point twice */
+	size_t npts;
+	struct plot_series *series;	/* nin per panel */
+	struct plot_panel *panels;
+	size_t npanels;
+	char (*names)[2][48];		/* id and title of each panel */
+};
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void collect_tasks(struct chart *c, const struct sweep_input *in, size_t nin)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		for (size_t j = 0; j < in[i].f.npoints; j++)
+			c->tasks[n++] = in[i].f.points[j].tasks;
+	qsort(c->tasks, n, sizeof(*c->tasks), cmp_long);
+	for (size_t j = 0; j < n; j++)
+		if (c->ntasks == 0 || c->tasks[c->ntasks - 1] != c->tasks[j])
+			c->tasks[c->ntasks++] = c->tasks[j];
+}
+
+/* Input i's points with this task count: throughput, or the lock share. */
+static void fill_series(struct chart *c, struct plot_series *se, const struct sweepfile *f,
+			long tasks, bool lock)
+{
+	*se = (struct plot_series){ .pts = &c->pts[c->npts], .best = PLOT_NO_BEST };
+	for (size_t j = 0; j < f->npoints; j++) {
+		const struct sweepfile_point *p = &f->points[j];
+
+		if (p->tasks != tasks || (lock && !p->has_lock))
+			continue;
+		if (lock) {
+			c->pts[c->npts++] = (struct plot_point){ (double)p->value, p->lock_pct,
+								 p->lock_pct, p->lock_pct };
+		} else {
+			/* only a best the sweep found significant is marked */
+			if (p->best)
+				se->best = se->n;
+			c->pts[c->npts++] = (struct plot_point){ (double)p->value, p->hmean, p->min,
+								 p->max };
+		}
+		se->n++;
+	}
+}
+
+static void add_panel(struct chart *c, const struct sweep_input *in, size_t nin, long tasks,
+		      bool lock, const char *ylabel)
+{
+	struct plot_panel *pa = &c->panels[c->npanels];
+	char (*name)[48] = c->names[c->npanels];
+	struct plot_series *se = &c->series[c->npanels * nin];
+	size_t points = 0;
+
+	for (size_t i = 0; i < nin; i++) {
+		fill_series(c, &se[i], &in[i].f, tasks, lock);
+		points += se[i].n;
+	}
+	/* a lock panel only where some sweep sampled the lock */
+	if (points == 0)
+		return;
+	snprintf(name[0], sizeof(name[0]), "%stasks-%ld", lock ? "lock-" : "", tasks);
+	snprintf(name[1], sizeof(name[1]), "%s%ld task%s", lock ? "zone lock contention, " : "",
+		 tasks, tasks == 1 ? "" : "s");
+	*pa = (struct plot_panel){ .id = name[0], .title = name[1], .bars = !lock, .series = se,
+				   .ylabel = lock ? "% in spinlock slowpath" : ylabel };
+	c->npanels++;
+}
+
+static int build(struct chart *c, const struct sweep_input *in, size_t nin)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < nin; i++)
+		total += in[i].f.npoints;
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): sweepset_load gives inputs with points */
+	c->tasks = calloc(total, sizeof(*c->tasks));
+	c->pts = calloc(2 * total, sizeof(*c->pts));
+	c->series = calloc(2 * total * nin, sizeof(*c->series));
+	c->panels = calloc(2 * total, sizeof(*c->panels));
+	c->names = calloc(2 * total, sizeof(*c->names));
+	if (!c->tasks || !c->pts || !c->series || !c->panels || !c->names)
+		return -ENOMEM;
+	collect_tasks(c, in, nin);
+	for (size_t t = 0; t < c->ntasks; t++) {
+		add_panel(c, in, nin, c->tasks[t], false,
+			  strcmp(in[0].f.workload, "page_fault1") == 0 ? "ops/s" : "Hmean");
+		add_panel(c, in, nin, c->tasks[t], true, NULL);
+	}
+	return 0;
+}
+
+static void chart_free(struct chart *c)
+{
+	free(c->tasks);
+	free(c->pts);
+	free(c->series);
+	free(c->panels);
+	free(c->names);
+}
+
+/* The chart is drawn in memory and then replaces the file: no half a chart. */
+static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t nin,
+		const struct chart *c)
+{
+	bool batch = strcmp(in[0].f.parameter, "batch") == 0;
+	const char **labels = calloc(nin, sizeof(*labels));
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc = -ENOMEM;
+
+	mem = labels ? open_memstream(&svg, &len) : NULL;
+	if (mem) {
+		char title[256];
+
+		for (size_t i = 0; i < nin; i++)
+			labels[i] = in[i].label;
+		snprintf(title, sizeof(title), "%s throughput against pcp %s", in[0].f.workload,
+			 batch ? "batch" : "high fraction");
+		rc = plot_chart(mem, title,
+				batch ? "pcp batch (pages)" : "percpu_pagelist_high_fraction",
+				labels, nin, c->panels, c->npanels);
+		if (fclose(mem) != 0 && !rc)
+			rc = -ENOMEM;
+	}
+	if (!rc)
+		rc = atomic_write_file(o->output, svg, len);
+	free(svg);
+	free(labels);
+	if (rc) {
+		pcp_error("cannot write %s: %s", o->output, strerror(-rc));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_plot(const struct plot_opts *o)
+{
+	struct sweep_input *in = NULL;
+	struct chart c = { 0 };
+	size_t nin = 0;
+	int rc;
+
+	if (!o->output) {
+		pcp_error("plot writes a file: give it with -o, e.g. pcpctl plot a.json b.json -o chart.svg");
+		return EXIT_USAGE;
+	}
+	rc = sweepset_load("plot", 1, o->files, o->labels, &in, &nin);
+	if (rc)
+		return rc;
+	if (build(&c, in, nin)) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+	} else {
+		rc = draw(o, in, nin, &c);
+	}
+	chart_free(&c);
+	sweepset_free(in, nin);
+	return rc;
+}
