@@ -55,7 +55,7 @@ version_added: "0.1.0"
 author:
   - pcpctl maintainers (@pcpctl)
 requirements:
-  - pcpctl on the target (see I(executable)) whose C(--json) prints C("version": 1)
+  - pcpctl on the target (see I(executable)) whose JSON reports have C(version) 1
   - root on the target (C(become)) to change the settings, and in check mode
     too, as the dry run checks the same write access as the real run
 options:
