@@ -84,6 +84,7 @@ options:
         sysctl only; any other refusal still fails the task.
     type: bool
     default: false
+    version_added: "0.2.0"
   state:
     description:
       - C(present) sets I(batch) and/or I(fraction), at least one of them.
@@ -107,6 +108,7 @@ options:
       - Only with I(state=present); implies I(persist).
     type: bool
     default: false
+    version_added: "0.2.0"
   sysroot:
     description:
       - Passed as C(--sysroot). pcpctl then reads and writes DIR/proc,
