@@ -295,6 +295,7 @@ import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.six import string_types
 
 JSON_VERSION = 1
 SYSCTLS = ('percpu_pagelist_batch', 'percpu_pagelist_high_fraction', 'percpu_pagelist_fraction')
@@ -394,11 +395,12 @@ class Pcpctl(object):
                              out.strip()[:500]))
         persist = doc['persist']
         if persist is not None and not (
-                isinstance(persist.get('path'), str) and
-                all(isinstance(persist.get(k), (str, type(None))) for k in ('before', 'after'))):
+                isinstance(persist.get('path'), string_types) and
+                all(isinstance(persist.get(k), string_types + (type(None),))
+                    for k in ('before', 'after'))):
             self.fail('pcpctl %s printed a "persist" without a path and the text before and '
                       'after: %s' % (self.version, json.dumps(persist)))
-        if not all(isinstance(w, str) for w in doc['warnings']):
+        if not all(isinstance(w, string_types) for w in doc['warnings']):
             self.fail('pcpctl %s printed "warnings" that are not all strings: %s'
                       % (self.version, json.dumps(doc['warnings'])))
         return doc
