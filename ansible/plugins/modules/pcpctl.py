@@ -35,7 +35,8 @@ description:
     persisted file) and writes nothing. With I(state=present) that is
     C(pcpctl set --dry-run --json) with the task's C(--batch), C(--fraction)
     and C(--persist) or C(--persist-only); with I(state=reset) it is
-    C(pcpctl reset --dry-run --json), with C(--persist) when I(persist) is set.
+    C(pcpctl reset --dry-run --json), with C(--persist) or C(--persist-only)
+    as the task has them.
     The task is changed when that dry run says C(changed), when its C(after)
     differs from its C(before) (not for I(persist_only), which leaves the
     kernel alone), or when its C(persist) file text would differ; a dry run
@@ -101,11 +102,15 @@ options:
     default: false
   persist_only:
     description:
-      - Only record the settings in C(/etc/sysctl.d/90-pcpctl.conf), for the
-        next boot, and leave the running kernel as it is
-        (C(pcpctl set --persist-only)). The task is changed when the file
+      - Only record the settings in C(/etc/sysctl.d/90-pcpctl.conf) for the
+        next boot (with I(state=reset), remove them from it), and leave the
+        running kernel as it is: C(pcpctl set --persist-only) or
+        C(pcpctl reset --persist-only). The task is changed when the file
         changed.
-      - Only with I(state=present); implies I(persist).
+      - pcpctl records a I(batch) even on a running kernel without
+        C(vm.percpu_pagelist_batch), with a warning, as the next boot may
+        have it; I(ignore_missing_batch) leaves it out instead.
+      - Implies I(persist).
     type: bool
     default: false
     version_added: "0.2.0"
@@ -239,8 +244,10 @@ persist:
            "after": "# written by pcpctl\nvm.percpu_pagelist_high_fraction = 8\n"}
 boot_overrides:
   description:
-    - The settings of sysctl.d files that are applied after pcpctl's at boot and so win there, each with its key,
-      file and value (pcpctl also warns of them).
+    - With I(persist) or I(persist_only), the lines of sysctl.d files that are applied after pcpctl's at boot and
+      set a key it persisted to another value, so that they win there, as pcpctl reports them (with their key,
+      file and value); pcpctl warns of each too. Empty when there are none; null when pcpctl could not read
+      the files.
   returned: success
   type: list
   elements: dict
@@ -298,12 +305,11 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.six import string_types
 
 JSON_VERSION = 1
-SYSCTLS = ('percpu_pagelist_batch', 'percpu_pagelist_high_fraction', 'percpu_pagelist_fraction')
 # The keys of set/reset's JSON report (pcpctl(8)): all are always present.
 REPORT_KEYS = (('changed', bool), ('dry_run', bool), ('before', dict), ('after', dict),
                ('expected', list), ('verified', bool), ('rolled_back', bool),
                ('persisted', bool), ('persist', (dict, type(None))),
-               ('boot_overrides', list), ('warnings', list))
+               ('boot_overrides', (list, type(None))), ('warnings', list))
 NOT_FOUND = 127
 
 
@@ -428,9 +434,6 @@ def main():
     p = module.params
     if p['state'] == 'reset' and (p['batch'] is not None or p['fraction'] is not None):
         module.fail_json(msg='state=reset restores both defaults: give no batch or fraction')
-    if p['state'] == 'reset' and p['persist_only']:
-        module.fail_json(msg='persist_only is for state=present: state=reset with persist '
-                             'resets the kernel and the file')
 
     pcp = Pcpctl(module, find_pcpctl(module, p['executable']), p['sysroot'])
     result = pcp.result
