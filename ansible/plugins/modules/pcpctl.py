@@ -104,7 +104,7 @@ options:
     description:
       - Only record the settings in C(/etc/sysctl.d/90-pcpctl.conf) for the
         next boot (with I(state=reset), remove them from it), and leave the
-        running kernel as it is: C(pcpctl set --persist-only) or
+        running kernel as it is, with C(pcpctl set --persist-only) or
         C(pcpctl reset --persist-only). The task is changed when the file
         changed.
       - pcpctl records a I(batch) even on a running kernel without
