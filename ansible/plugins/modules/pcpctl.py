@@ -372,19 +372,19 @@ class Pcpctl(object):
             self.fail('pcpctl %s printed JSON that is not an object: %s'
                       % (self.version, out.strip()[:500]))
         version = doc.get('version')
-        if 'version' not in doc or (isinstance(version, int) and not isinstance(version, bool)
-                                    and version < JSON_VERSION):
+        number = isinstance(version, int) and not isinstance(version, bool)
+        if 'version' not in doc or (number and version < JSON_VERSION):
             self.fail('%s is pcpctl %s, too old for this module: its JSON has %s, and this module '
                       'reads JSON version %d. Install a newer pcpctl on this host.'
                       % (self.path, self.version,
                          'no "version"' if 'version' not in doc else 'version %s' % version,
                          JSON_VERSION))
-        if isinstance(version, int) and not isinstance(version, bool) and version > JSON_VERSION:
+        if number and version > JSON_VERSION:
             self.fail('%s is pcpctl %s, too new for this module: it prints JSON version %d, and '
                       'this module reads JSON version %d. Install the pcpctl.pcpctl collection '
                       'that comes with pcpctl %s.'
                       % (self.path, self.version, version, JSON_VERSION, self.version))
-        if version != JSON_VERSION:
+        if not number:
             self.fail('pcpctl %s printed JSON whose "version" is %s, not a number: %s'
                       % (self.version, json.dumps(version), out.strip()[:500]))
         return doc
