@@ -243,20 +243,20 @@ static int zone_batch(const struct zi_zone *z)
 }
 
 /*
- * What the change gives each populated zone, from pcprules, into
- * res->expected, with a warning for each kind of value the kernel clamps;
- * and zi, zoneinfo as it is now with each zone's batch and the high values
- * this kernel sets eagerly replaced by what the change would give them.
+ * What the change gives each populated zone of zi, zoneinfo as it is now,
+ * from pcprules, into res->expected, with a warning for each kind of value
+ * the kernel clamps.  With fill, zi's batch and the high values this kernel
+ * sets eagerly become what the change would give them.
  */
-static int predict(struct kernel *k, enum pcp_era era, const struct expectation *ex,
-		   struct change_result *res, struct zoneinfo *zi)
+static int predict(const struct kernel *k, enum pcp_era era, const struct expectation *ex,
+		   struct change_result *res, struct zoneinfo *zi, bool fill)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	struct clamped floored = { .len = 0 }, capped = { .len = 0 };
 	char why[200];
-	int rc = kernel_load_zoneinfo(k, zi);
+	int rc = 0;
 
-	if (!rc && !(res->expected = calloc(zi->nzones ? zi->nzones : 1, sizeof(*res->expected)))) {
+	if (!(res->expected = calloc(zi->nzones ? zi->nzones : 1, sizeof(*res->expected)))) {
 		pcp_error("out of memory");
 		rc = -ENOMEM;
 	}
@@ -282,10 +282,11 @@ static int predict(struct kernel *k, enum pcp_era era, const struct expectation 
 		for (size_t p = 0; p < z->npagesets; p++) {
 			struct zi_pageset *ps = &z->pagesets[p];
 
-			if (want_batch >= 0)
-				ps->value[ZI_BATCH] = want_batch;
-			in.batch = ps->value[ZI_BATCH];
+			in.batch = want_batch >= 0 ? want_batch : ps->value[ZI_BATCH];
 			pcp_expected(&in, &want);
+			if (!fill)
+				continue;
+			ps->value[ZI_BATCH] = in.batch;
 			if (want.check_high)
 				ps->value[ZI_HIGH] = want.high;
 			if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN)) {
@@ -524,7 +525,6 @@ struct txn {
 static enum change_status prepare(struct txn *t)
 {
 	struct change_result *res = t->res;
-	struct zoneinfo predicted = { .nzones = 0 };
 	enum change_status st;
 	int rc;
 
@@ -540,11 +540,11 @@ static enum change_status prepare(struct txn *t)
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
 	/* A dry run reports the prediction as its "after"; a real run reads zoneinfo back. */
-	rc = predict(t->k, t->era, &t->want, res, &predicted);
 	if (t->req->dry_run)
-		res->zi_after = predicted;
+		rc = kernel_load_zoneinfo(t->k, &res->zi_after) ||
+		     predict(t->k, t->era, &t->want, res, &res->zi_after, true);
 	else
-		zoneinfo_free(&predicted);
+		rc = predict(t->k, t->era, &t->want, res, &res->zi_before, false);
 	if (rc)
 		return CHANGE_FAILED;
 	/* Read first: a file pcpctl may not manage stops the change before any write. */
