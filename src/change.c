@@ -125,13 +125,14 @@ static void print_zones(const struct change_result *r)
 		    r->expected[populated].high_min >= 0) {
 			const struct zone_expect *e = &r->expected[populated];
 
-			if (e->high_min == e->high_max)
+			if (e->high_min == e->high_max) {
 				print_long(PRINT_FP, NULL, " (each CPU sets its high to %ld lazily)",
 					   e->high_min);
-			else
+			} else {
 				print_range("(each CPU sets its high lazily, within", e->high_min,
 					    e->high_max);
-			print_string(PRINT_FP, NULL, "%s", e->high_min == e->high_max ? "" : ")");
+				print_string(PRINT_FP, NULL, "%s", ")");
+			}
 		}
 		populated++;
 		print_string(PRINT_FP, NULL, "%s", "\n");
