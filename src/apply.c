@@ -216,20 +216,55 @@ static int verify(struct kernel *k, enum pcp_era era, const struct expectation *
 	return 0;
 }
 
-/*
- * For --dry-run: zoneinfo as it is, with each populated zone's batch and
- * the high values this kernel sets eagerly replaced by what the change
- * would give them.
- */
-static int expect_zones(struct kernel *k, enum pcp_era era, const struct expectation *ex,
-			struct zoneinfo *zi)
-{
-	char why[200];
-	int rc = kernel_load_zoneinfo(k, zi);
+/* Zones whose value the kernel clamps, for one warning that names them all. */
+struct clamped {
+	char list[512];
+	size_t len;
+};
 
+static void clamped_add(struct clamped *c, const struct zi_zone *z, long got, uint64_t instead)
+{
+	int n;
+
+	if (c->len >= sizeof(c->list))
+		return;
+	n = snprintf(c->list + c->len, sizeof(c->list) - c->len, "%snode %d zone %s %ld (not %llu)",
+		     c->len ? ", " : "", z->node, z->name, got, (unsigned long long)instead);
+	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
+}
+
+/* The batch of every CPU of the zone, or -1 when they differ. */
+static int zone_batch(const struct zi_zone *z)
+{
+	int lo, hi;
+
+	zi_zone_range(z, ZI_BATCH, &lo, &hi);
+	return lo == hi ? lo : -1;
+}
+
+/*
+ * What the change gives each populated zone of zi, zoneinfo as it is now,
+ * from pcprules, into res->expected, with a warning for each kind of value
+ * the kernel clamps.  With fill, zi's batch and the high values this kernel
+ * sets eagerly become what the change would give them.
+ */
+static int predict(const struct kernel *k, enum pcp_era era, const struct expectation *ex,
+		   struct change_result *res, struct zoneinfo *zi, bool fill)
+{
+	enum pcp_sysctl fs = fraction_sysctl(ex->have);
+	struct clamped floored = { .len = 0 }, capped = { .len = 0 };
+	char why[200];
+	int rc = 0;
+
+	if (!(res->expected = calloc(zi->nzones ? zi->nzones : 1, sizeof(*res->expected)))) {
+		pcp_error("out of memory");
+		rc = -ENOMEM;
+	}
 	for (size_t i = 0; !rc && i < zi->nzones; i++) {
 		struct zi_zone *z = &zi->zones[i];
+		struct zone_expect *e = &res->expected[res->nexpected];
 		struct pcp_zone_input in;
+		struct pcp_expect want = { .floored = false };
 		int want_batch;
 
 		if (!z->npagesets)
@@ -240,14 +275,18 @@ static int expect_zones(struct kernel *k, enum pcp_era era, const struct expecta
 			pcp_error("%s", why);
 			break;
 		}
+		e->node = z->node;
+		snprintf(e->zone, sizeof(e->zone), "%s", z->name);
+		e->batch = want_batch >= 0 ? want_batch : zone_batch(z);
+		e->lazy = era == ERA_LAZY_HIGH;
 		for (size_t p = 0; p < z->npagesets; p++) {
 			struct zi_pageset *ps = &z->pagesets[p];
-			struct pcp_expect want;
 
-			if (want_batch >= 0)
-				ps->value[ZI_BATCH] = want_batch;
-			in.batch = ps->value[ZI_BATCH];
+			in.batch = want_batch >= 0 ? want_batch : ps->value[ZI_BATCH];
 			pcp_expected(&in, &want);
+			if (!fill)
+				continue;
+			ps->value[ZI_BATCH] = in.batch;
 			if (want.check_high)
 				ps->value[ZI_HIGH] = want.high;
 			if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN)) {
@@ -255,7 +294,24 @@ static int expect_zones(struct kernel *k, enum pcp_era era, const struct expecta
 				ps->value[ZI_HIGH_MAX] = want.high_max;
 			}
 		}
+		/* With CPUs of differing batches, each has its own high: no one figure. */
+		e->high_min = e->batch >= 0 ? want.high_min : -1;
+		e->high_max = e->batch >= 0 ? want.high_max : -1;
+		res->nexpected++;
+		if (want.floored)
+			clamped_add(&floored, z, want.high_min, want.share);
+		if (ex->targeted[SYSCTL_BATCH] && want_batch < ex->value[SYSCTL_BATCH] &&
+		    pcp_default_batch(era, in.managed) == PCP_BATCH_CAP)
+			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
+	if (!rc && floored.len)
+		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
+			 "/ CPUs is less: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
+			 floored.list);
+	if (!rc && capped.len)
+		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
+			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
+			 ex->value[SYSCTL_BATCH], PCP_FRACTION_MIN, capped.list);
 	return rc;
 }
 
@@ -428,17 +484,25 @@ static enum change_status plan(const struct change_request *req, struct change_r
 	return CHANGE_DONE;
 }
 
-static int persist(const struct kernel *k, const struct change_request *req,
-		   const struct expectation *want, const struct persisted *was)
+/* The sysctl.d file's settings after the change, from what it held before (was). */
+static void persisted_after(const struct change_request *req, const struct expectation *want,
+			    const struct persisted *was, struct persisted *p)
 {
-	struct persisted p = *was;
-
+	*p = *was;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		if (!want->targeted[s])
 			continue;
-		p.have[s] = req->persist == PERSIST_SET;
-		p.value[s] = want->value[s];
+		p->have[s] = req->persist == PERSIST_SET;
+		p->value[s] = want->value[s];
 	}
+}
+
+static int persist(const struct kernel *k, const struct change_request *req,
+		   const struct expectation *want, const struct persisted *was)
+{
+	struct persisted p;
+
+	persisted_after(req, want, was, &p);
 	return persist_write(k->root, &p);
 }
 
@@ -462,11 +526,11 @@ static enum change_status prepare(struct txn *t)
 {
 	struct change_result *res = t->res;
 	enum change_status st;
+	int rc;
 
 	if (!t->req->in_session) {
-		/* A dry run, without the lock, only looks: it removes nothing. */
-		int rc = t->req->dry_run ? journal_exists(t->k->root) : journal_tidy(t->k->root);
-
+		/* A dry run removes nothing: it says what the change would remove. */
+		rc = t->req->dry_run ? journal_pending(t->k->root) : journal_tidy(t->k->root);
 		if (rc)
 			return rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
 	}
@@ -475,14 +539,29 @@ static enum change_status prepare(struct txn *t)
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
+	/* A dry run reports the prediction as its "after"; a real run reads zoneinfo back. */
 	if (t->req->dry_run)
-		return expect_zones(t->k, t->era, &t->want, &res->zi_after) ? CHANGE_FAILED :
-									     CHANGE_DONE;
+		rc = kernel_load_zoneinfo(t->k, &res->zi_after) ||
+		     predict(t->k, t->era, &t->want, res, &res->zi_after, true);
+	else
+		rc = predict(t->k, t->era, &t->want, res, &res->zi_before, false);
+	if (rc)
+		return CHANGE_FAILED;
 	/* Read first: a file pcpctl may not manage stops the change before any write. */
 	if (t->req->persist != PERSIST_NONE) {
-		if (persist_read(t->k->root, &t->j.persisted))
+		if (persist_read_text(t->k->root, &t->j.persisted, &res->persist_before))
 			return CHANGE_FAILED;
 		t->j.persist = true;
+		res->persist_read = true;
+		if (t->req->dry_run) {
+			struct persisted p;
+
+			persisted_after(t->req, &t->want, &t->j.persisted, &p);
+			if (persist_text(&p, &res->persist_after)) {
+				pcp_error("out of memory");
+				return CHANGE_FAILED;
+			}
+		}
 	}
 	return CHANGE_DONE;
 }
@@ -658,12 +737,11 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)) ||
 	    (st = plan(req, res, &want)))
 		return st;
-	if (!req->dry_run) {
-		for (int s = 0; s < NSYSCTLS; s++)
-			if (want.targeted[s] && (st = write_access(k, s)))
-				return st;
-	}
-	if (!req->dry_run && !req->in_session) {
+	/* A dry run checks all a change would need: the access, the lock, the journal. */
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (want.targeted[s] && (st = write_access(k, s)))
+			return st;
+	if (!req->in_session) {
 		if (journal_files_init(k->root, &files))
 			return CHANGE_FAILED;
 		lock = lock_acquire(k->root);
@@ -678,6 +756,12 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	/* A dry run that could go ahead reports what it would write. */
 	if (!req->dry_run || st != CHANGE_DONE)
 		read_back(k, res);
+	if (!req->dry_run && res->persist_read) {
+		struct persisted now;
+
+		/* Unreadable now (said why): reported as null. */
+		persist_read_text(k->root, &now, &res->persist_after);
+	}
 	return st;
 }
 
@@ -925,4 +1009,9 @@ void apply_result_free(struct change_result *res)
 {
 	zoneinfo_free(&res->zi_before);
 	zoneinfo_free(&res->zi_after);
+	free(res->expected);
+	free(res->persist_before);
+	free(res->persist_after);
+	res->expected = NULL;
+	res->persist_before = res->persist_after = NULL;
 }

@@ -52,6 +52,15 @@ struct planned_write {
 	long from, to;
 };
 
+/* What a change gives a populated zone, from pcprules. */
+struct zone_expect {
+	int node;
+	char zone[ZI_ZONE_NAME_MAX];
+	int batch;		/* -1 when unknown: the change leaves it and the CPUs differ */
+	int high_min, high_max;	/* equal where one high holds for every CPU */
+	bool lazy;		/* 6.7-6.12: each CPU sets high within them when it next needs to */
+};
+
 struct change_result {
 	bool have[NSYSCTLS];
 	long before[NSYSCTLS], after[NSYSCTLS];
@@ -63,6 +72,16 @@ struct change_result {
 	/* 6.7-6.12 print no high_min/high_max and set high lazily. */
 	bool high_unconfirmed;
 	struct zoneinfo zi_before, zi_after;
+	/* Every populated zone, dry run or not; nexpected is 0 when the change stopped before. */
+	struct zone_expect *expected;
+	size_t nexpected;
+	/*
+	 * With --persist, the sysctl.d file's text before and after (a dry
+	 * run's: what it would write); NULL for no file, and for both when
+	 * the change stopped before the file was read (persist_read false).
+	 */
+	bool persist_read;
+	char *persist_before, *persist_after;
 };
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,

@@ -87,11 +87,15 @@ static void print_range(const char *label, int lo, int hi)
 		print_long(PRINT_FP, NULL, "-%ld", hi);
 }
 
-/* One line per populated zone: each field's range before and, when changed, after. */
+/*
+ * One line per populated zone: each field's range before and, when changed,
+ * after; where the kernel sets high lazily, the limits it is set within.
+ */
 static void print_zones(const struct change_result *r)
 {
 	static const enum zi_field fields[] = { ZI_BATCH, ZI_HIGH, ZI_HIGH_MIN, ZI_HIGH_MAX };
 	const struct zoneinfo *b = &r->zi_before, *a = &r->zi_after;
+	size_t populated = 0;
 
 	for (size_t i = 0; i < b->nzones; i++) {
 		const struct zi_zone *zb = &b->zones[i];
@@ -117,8 +121,101 @@ static void print_zones(const struct change_result *r)
 					print_range("->", alo, ahi);
 			}
 		}
+		if (populated < r->nexpected && r->expected[populated].lazy &&
+		    r->expected[populated].high_min >= 0) {
+			const struct zone_expect *e = &r->expected[populated];
+
+			if (e->high_min == e->high_max) {
+				print_long(PRINT_FP, NULL, " (each CPU sets its high to %ld lazily)",
+					   e->high_min);
+			} else {
+				print_range("(each CPU sets its high lazily, within", e->high_min,
+					    e->high_max);
+				print_string(PRINT_FP, NULL, "%s", ")");
+			}
+		}
+		populated++;
 		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
+}
+
+/* Each populated zone's batch and high limits after the change, from pcprules. */
+static void print_expected(const struct change_result *r)
+{
+	open_json_array("expected");
+	for (size_t i = 0; i < r->nexpected; i++) {
+		const struct zone_expect *e = &r->expected[i];
+
+		open_json_object(NULL);
+		print_long(PRINT_JSON, "node", "%ld", e->node);
+		print_string(PRINT_JSON, "zone", "%s", e->zone);
+		print_long_or_null("batch", "%ld", e->batch >= 0, e->batch);
+		print_long_or_null("high_min", "%ld", e->high_min >= 0, e->high_min);
+		print_long_or_null("high_max", "%ld", e->high_max >= 0, e->high_max);
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void print_string_or_null(const char *key, const char *value)
+{
+	if (value)
+		print_string(PRINT_JSON, key, "%s", value);
+	else
+		print_null(PRINT_JSON, key, "%s", "");
+}
+
+/* With --persist, the sysctl.d file's text before and after; else null. */
+static void print_persist_json(const struct sysroot *root, const struct change_result *r,
+			       bool asked)
+{
+	if (!asked) {
+		print_null(PRINT_JSON, "persist", "%s", "");
+		return;
+	}
+	open_json_object("persist");
+	print_string(PRINT_JSON, "path", "%s", sysroot_name(root, PATH_PERSIST));
+	print_string_or_null("before", r->persist_before);
+	print_string_or_null("after", r->persist_after);
+	close_json_object();
+}
+
+static void print_file_text(const char *label, const char *text)
+{
+	printf("  %s:%s\n", label, text ? "" : " no file");
+	for (const char *line = text; line && *line;) {
+		size_t len = strcspn(line, "\n");
+
+		printf("    %.*s\n", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* What a dry run of --persist would make of the sysctl.d file. */
+static void print_persist_dry(const struct sysroot *root, const struct change_result *r)
+{
+	const char *b = r->persist_before, *a = r->persist_after;
+
+	printf("%s:\n", sysroot_name(root, PATH_PERSIST));
+	print_file_text("now", b);
+	if ((!a && !b) || (a && b && strcmp(a, b) == 0))
+		puts("  after the change: unchanged");
+	else if (!a)
+		puts("  after the change: removed, no pcp setting is left to persist");
+	else
+		print_file_text("after the change", a);
+}
+
+/* Every warning and note this run printed on stderr, recorded since msg_record(true). */
+static void print_warnings(void)
+{
+	const char *const *w;
+	size_t n = msg_recorded(&w);
+
+	open_json_array("warnings");
+	for (size_t i = 0; i < n; i++)
+		print_string(PRINT_JSON, NULL, "%s", w[i]);
+	close_json_array();
 }
 
 /* Settings another writer changed during the change: not restored.  Whether any. */
@@ -148,12 +245,14 @@ static void print_persisted(const struct sysroot *root, bool had_file)
 }
 
 /*
- * The report of set and reset, in text or JSON; rc is the exit code it goes
- * with, had_file whether the sysctl.d file was there before.
+ * The report of set and reset (req), or without req of rollback, in text or
+ * JSON; rc is the exit code it goes with, had_file whether the sysctl.d
+ * file was there before.
  */
-static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root,
-			 int rc, bool had_file)
+static void print_report(const struct change_result *r, const struct change_request *req,
+			 const struct sysroot *root, int rc, bool had_file)
 {
+	bool dry_run = req && req->dry_run;
 	bool foreign;
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
@@ -172,14 +271,21 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
 		}
 	}
+	if (req)
+		print_expected(r);
 	print_bool(PRINT_JSON, "verified", "%s", r->verified);
 	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
 	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
+	if (req)
+		print_persist_json(root, r, req->persist != PERSIST_NONE);
+	print_warnings();
 	if (is_json_context())
 		return;
 	if (dry_run) {
 		puts("expected per zone (now -> after the change):");
 		print_zones(r);
+		if (req->persist != PERSIST_NONE)
+			print_persist_dry(root, r);
 		puts("dry run: nothing was written");
 		return;
 	}
@@ -219,16 +325,18 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
+	msg_record(true);
 	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req->dry_run, root, rc, had_file);
+		print_report(&r, req, root, rc, had_file);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
+	msg_record(false);
 	apply_result_free(&r);
 	return rc;
 }
@@ -328,6 +436,7 @@ static void print_discarded(const struct sysroot *root, const struct journal *j,
 	if (found)
 		print_string(PRINT_FP, NULL, "%s\n", "nothing was restored: the settings are as "
 			     "they are now; set them by hand if they are not right");
+	print_warnings();
 }
 
 static int cmd_discard(const struct sysroot *root, bool json)
@@ -342,13 +451,16 @@ static int cmd_discard(const struct sysroot *root, bool json)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
+	msg_record(true);
 	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why)));
 	k->ops->close(k);
-	if (rc)
-		return rc;
-	new_json_obj(json);
-	print_discarded(root, &j, found, why);
-	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
+	if (!rc) {
+		new_json_obj(json);
+		print_discarded(root, &j, found, why);
+		rc = delete_json_obj() ? EXIT_FAIL : EXIT_OK;
+	}
+	msg_record(false);
+	return rc;
 }
 
 int cmd_rollback(const struct sysroot *root, bool json, bool discard)
@@ -364,11 +476,12 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
+	msg_record(true);
 	rc = change_exit(root, apply_rollback(k, &r));
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, false, root, rc, false);
+		print_report(&r, NULL, root, rc, false);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)
@@ -383,6 +496,7 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}
+	msg_record(false);
 	apply_result_free(&r);
 	return rc;
 }

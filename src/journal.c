@@ -362,7 +362,14 @@ static bool is_stale(const struct sysroot *root, char *note, size_t notelen)
 	return false;
 }
 
-int journal_tidy(const struct sysroot *root)
+/* The note about a journal that needs no rollback, left for a change to remove. */
+static void note_stale(const char *path, const char *why, const char *remover)
+{
+	pcp_note("%s is left over, but %s; %s removes it", path, why, remover);
+}
+
+/* journal_tidy, or with dry, journal_pending. */
+static int tidy(const struct sysroot *root, bool dry)
 {
 	char *path = sysroot_path(root, PATH_JOURNAL);
 	char *tmp = sysroot_path(root, PATH_JOURNAL_TMP);
@@ -375,10 +382,18 @@ int journal_tidy(const struct sysroot *root)
 		pcp_error("out of memory");
 		goto out;
 	}
-	if (unlink(tmp) == 0)
+	if (dry && lstat(tmp, &st) == 0)
+		note_stale(tmp, "a pcpctl stopped while writing it, before it wrote any setting",
+			   "the change");
+	else if (!dry && unlink(tmp) == 0)
 		pcp_note("removed %s: a pcpctl stopped while writing its journal, before it wrote any "
 			 "setting", tmp);
 	if (is_stale(root, note, sizeof(note))) {
+		if (dry) {
+			note_stale(path, note, "the change");
+			rc = 0;
+			goto out;
+		}
 		if (unlink(path) < 0) {
 			rc = -errno;
 			pcp_error("cannot remove %s (%s): %s", path, note, strerror(errno));
@@ -398,6 +413,16 @@ out:
 	free(path);
 	free(tmp);
 	return rc;
+}
+
+int journal_tidy(const struct sysroot *root)
+{
+	return tidy(root, false);
+}
+
+int journal_pending(const struct sysroot *root)
+{
+	return tidy(root, true);
 }
 
 int journal_remove(const struct sysroot *root)
@@ -457,8 +482,7 @@ void journal_warn_leftover(const struct sysroot *root)
 		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlink(path) == 0)
 			pcp_note("removed %s: %s", path, note);
 		else
-			pcp_note("%s is left over, but %s; the next pcpctl change removes it", path,
-				 note);
+			note_stale(path, note, "the next pcpctl change");
 	} else if (journal_exists(root)) {
 		/* Not gone since the first look, as it is when a change has just finished. */
 		pcp_warn("an interrupted pcpctl change left %s (no pcpctl is running it); run "

@@ -83,6 +83,11 @@ bool journal_exists(const struct sysroot *root);
  * 0 when none does, or a negative errno after printing why.
  */
 int journal_tidy(const struct sysroot *root);
+/*
+ * For a dry run, with the lock held: what journal_tidy returns, removing
+ * nothing; what it would remove is noted.
+ */
+int journal_pending(const struct sysroot *root);
 
 /*
  * The one message about a leftover journal (an interrupted change) when it

@@ -3,9 +3,54 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static void say(const char *prefix, const char *fmt, va_list ap)
+/*
+ * Few messages reach a report, so a fixed table does: recording must not
+ * fail where the message it keeps may be about running out of memory.
+ */
+#define RECORD_MAX 64
+
+static struct {
+	bool on;
+	size_t n;
+	const char *text[RECORD_MAX];
+	bool owned[RECORD_MAX];
+} record;
+
+static const char lost[] = "warning: a message is missing here: out of memory";
+static const char full[] = "warning: more messages than this list holds; see standard error";
+
+static void keep(const char *prefix, const char *fmt, va_list ap)
 {
+	char *body = NULL, *text = NULL;
+
+	if (record.n == RECORD_MAX)
+		return;
+	if (record.n == RECORD_MAX - 1) {
+		record.text[record.n++] = full;
+		return;
+	}
+	if (vasprintf(&body, fmt, ap) < 0)
+		body = NULL;
+	if (body && asprintf(&text, "%s%s", prefix, body) < 0)
+		text = NULL;
+	free(body);
+	record.owned[record.n] = text != NULL;
+	record.text[record.n++] = text ? text : lost;
+}
+
+/* Errors go to stderr only: a report's "warnings" are what did not stop the command. */
+static void say(const char *prefix, bool kept, const char *fmt, va_list ap)
+{
+	if (kept && record.on) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		keep(prefix, fmt, copy);
+		va_end(copy);
+	}
 	fflush(stdout);
 	fprintf(stderr, "pcpctl: %s", prefix);
 	vfprintf(stderr, fmt, ap);
@@ -17,7 +62,7 @@ void pcp_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("", fmt, ap);
+	say("", false, fmt, ap);
 	va_end(ap);
 }
 
@@ -26,7 +71,7 @@ void pcp_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("warning: ", fmt, ap);
+	say("warning: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -35,6 +80,21 @@ void pcp_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("note: ", fmt, ap);
+	say("note: ", true, fmt, ap);
 	va_end(ap);
+}
+
+void msg_record(bool on)
+{
+	for (size_t i = 0; i < record.n; i++)
+		if (record.owned[i])
+			free((char *)record.text[i]);
+	memset(&record, 0, sizeof(record));
+	record.on = on;
+}
+
+size_t msg_recorded(const char *const **list)
+{
+	*list = record.text;
+	return record.n;
 }

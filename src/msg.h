@@ -3,6 +3,9 @@
 #ifndef PCPCTL_MSG_H
 #define PCPCTL_MSG_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum pcpctl_exit {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* runtime failure; for set: failed, rolled back */
@@ -17,5 +20,13 @@ void pcp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pcp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Something done or seen that needs no action. */
 void pcp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A report's "warnings": from msg_record(true) on, every warning and note
+ * is also kept as printed, without the "pcpctl: " prefix, until
+ * msg_record(false) forgets them.  msg_recorded gives them in order.
+ */
+void msg_record(bool on);
+size_t msg_recorded(const char *const **list);
 
 #endif

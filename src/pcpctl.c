@@ -235,7 +235,7 @@ static const struct command {
 	const char *usage;		/* what follows "pcpctl NAME" in its usage */
 	const char *options_help;	/* the lines of its options for NAME --help */
 	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
-	bool needs_root;		/* it writes /proc/sys/vm (a dry run does not) */
+	bool needs_root;		/* it writes /proc/sys/vm (a dry run checks it could) */
 	bool takes_command;		/* a COMMAND... after the options */
 	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
@@ -269,14 +269,18 @@ static const struct command {
 	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
 	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
-	  "     --dry-run        validate and print what would change; write nothing\n"
+	  "     --dry-run        check all the change needs (access, lock, journal, the\n"
+	  "                      --persist file) and print what it would give each zone;\n"
+	  "                      write nothing\n"
 	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist] [options]",
-	  "     --dry-run        validate and print what would change; write nothing\n"
+	  "     --dry-run        check all the change needs (access, lock, journal, the\n"
+	  "                      --persist file) and print what it would give each zone;\n"
+	  "                      write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },

@@ -71,40 +71,47 @@ int pcp_patched_batch(const struct pcp_zone_input *in, long requested)
 	return (uint64_t)requested < quarter ? (int)requested : (int)quarter;
 }
 
-/* zone_highsize(): a share of the zone split over the node's CPUs, at least 4 batches. */
-static int highsize(const struct pcp_zone_input *in, long fraction)
+/*
+ * zone_highsize(): a share of the zone split over the node's CPUs, at least
+ * 4 batches; *share is the share before that floor.
+ */
+static int highsize(const struct pcp_zone_input *in, long fraction, uint64_t *share)
 {
 	uint64_t total = fraction ? in->managed / (uint64_t)fraction : in->low;
-	uint64_t high = total / (in->split ? in->split : 1);
 	uint64_t floor = (uint64_t)in->batch * 4;
 
-	return (int)(high > floor ? high : floor);
+	*share = total / (in->split ? in->split : 1);
+	return (int)(*share > floor ? *share : floor);
 }
 
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out)
 {
-	out->check_high = false;
-	out->check_minmax = false;
-	out->high = out->high_min = out->high_max = 0;
+	uint64_t unused;
 
+	*out = (struct pcp_expect){ 0 };
 	switch (in->era) {
 	case ERA_FRACTION:
 		out->check_high = true;
 		out->high = in->fraction ? (int)(in->managed / (uint64_t)in->fraction) :
 					   6 * zone_batchsize(in->era, in->managed);
-		break;
+		out->high_min = out->high_max = out->high;
+		return;
 	case ERA_HIGH_FRACTION:
 		out->check_high = true;
-		out->high = highsize(in, in->fraction);
+		out->high = highsize(in, in->fraction, &out->share);
+		out->high_min = out->high_max = out->high;
 		break;
 	case ERA_LAZY_HIGH:
-		break;
 	case ERA_HIGH_MINMAX:
-		out->check_minmax = true;
-		out->high_min = highsize(in, in->fraction);
-		out->high_max = in->fraction ? out->high_min : highsize(in, PCP_FRACTION_MIN);
+		/* 6.7 brought both limits; 6.13 began to print them. */
+		out->check_minmax = in->era == ERA_HIGH_MINMAX;
+		out->high_min = highsize(in, in->fraction, &out->share);
+		out->high_max = in->fraction ? out->high_min :
+					       highsize(in, PCP_FRACTION_MIN, &unused);
 		break;
 	}
+	/* Without a fraction the floor guards the watermark's share: the kernel's own default. */
+	out->floored = in->fraction && out->share < (uint64_t)out->high_min;
 }
 
 int pcp_fraction_batch(const struct pcp_zone_input *in)

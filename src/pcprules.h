@@ -49,7 +49,18 @@ struct pcp_zone_input {
 struct pcp_expect {
 	bool check_high;	/* high is set eagerly on every CPU (up to 6.6) */
 	bool check_minmax;	/* high_min/high_max (6.13+) */
-	int high, high_min, high_max;
+	int high;
+	/*
+	 * The limits of high in every era, printed or not (6.7-6.12 keep them
+	 * unprinted); equal where one high holds for every CPU.
+	 */
+	int high_min, high_max;
+	/*
+	 * 5.14+: the fraction's share, managed / fraction / split, is below the
+	 * floor of 4 * batch, so high is raised to the floor instead.
+	 */
+	bool floored;
+	uint64_t share;
 };
 
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out);

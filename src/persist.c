@@ -20,6 +20,11 @@
 
 int persist_read(const struct sysroot *root, struct persisted *p)
 {
+	return persist_read_text(root, p, NULL);
+}
+
+int persist_read_text(const struct sysroot *root, struct persisted *p, char **text)
+{
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char buf[PERSIST_MAX + 1], *line, *save;
 	struct stat st;
@@ -27,6 +32,8 @@ int persist_read(const struct sysroot *root, struct persisted *p)
 	int fd;
 
 	memset(p, 0, sizeof(*p));
+	if (text)
+		*text = NULL;
 	if (!path) {
 		pcp_error("out of memory");
 		return -ENOMEM;
@@ -52,6 +59,11 @@ int persist_read(const struct sysroot *root, struct persisted *p)
 		return -EPERM;
 	}
 	buf[n] = '\0';
+	if (text && !(*text = strdup(buf))) {
+		pcp_error("cannot read %s: out of memory", path);
+		free(path);
+		return -ENOMEM;
+	}
 	for (line = strtok_r(buf + strlen(PERSIST_HEADER), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char key[64];
@@ -76,7 +88,28 @@ bool persist_same(const struct persisted *a, const struct persisted *b)
 	return true;
 }
 
-static int write_temp(const char *tmp, const struct persisted *p)
+int persist_text(const struct persisted *p, char **text)
+{
+	size_t len = strlen(PERSIST_HEADER);
+	bool any = false;
+
+	*text = NULL;
+	for (int s = 0; s < NSYSCTLS; s++)
+		any |= p->have[s];
+	if (!any)
+		return 0;
+	*text = malloc(PERSIST_MAX);
+	if (!*text)
+		return -ENOMEM;
+	memcpy(*text, PERSIST_HEADER, len + 1);
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (p->have[s])
+			len += (size_t)snprintf(*text + len, PERSIST_MAX - len, "vm.%s = %ld\n",
+						sysctl_name(s), p->value[s]);
+	return 0;
+}
+
+static int write_temp(const char *tmp, const char *text)
 {
 	FILE *f;
 	int fd, rc = 0;
@@ -90,10 +123,7 @@ static int write_temp(const char *tmp, const struct persisted *p)
 		close(fd);
 		return rc;
 	}
-	fputs(PERSIST_HEADER, f);
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (p->have[s])
-			fprintf(f, "vm.%s = %ld\n", sysctl_name(s), p->value[s]);
+	fputs(text, f);
 	if (fflush(f) != 0 || fsync(fd) < 0)
 		rc = -errno;
 	if (fclose(f) != 0 && !rc)
@@ -106,17 +136,15 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	char *dir = sysroot_path(root, PATH_SYSCTL_D);
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
-	bool any = false;
+	char *text = NULL;
 	int rc = 0, dfd;
 
-	if (!dir || !path || !tmp) {
+	if (!dir || !path || !tmp || persist_text(p, &text)) {
 		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (int s = 0; s < NSYSCTLS; s++)
-		any |= p->have[s];
-	if (any) {
+	if (text) {
 		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 			rc = -errno;
@@ -128,7 +156,7 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 			rc = -errno;
 			goto fail;
 		}
-		rc = write_temp(tmp, p);
+		rc = write_temp(tmp, text);
 		if (!rc && rename(tmp, path) < 0)
 			rc = -errno;
 		if (rc) {
@@ -149,6 +177,7 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 fail:
 	pcp_error("cannot write %s: %s", path, strerror(-rc));
 out:
+	free(text);
 	free(dir);
 	free(path);
 	free(tmp);

@@ -19,6 +19,10 @@ struct persisted {
 
 /* 0 (an absent file reads as nothing persisted) or a negative errno after printing why. */
 int persist_read(const struct sysroot *root, struct persisted *p);
+/* As persist_read, and with text the file's text (NULL for no file), to free. */
+int persist_read_text(const struct sysroot *root, struct persisted *p, char **text);
+/* The text persist_write writes for p, to free, or NULL when it removes the file: 0 or -ENOMEM. */
+int persist_text(const struct persisted *p, char **text);
 bool persist_same(const struct persisted *a, const struct persisted *b);
 /*
  * Replace the file with p's settings, atomically (temp file, fsync, rename,

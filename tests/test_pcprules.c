@@ -160,6 +160,51 @@ static void test_fraction_era_batch(void **state)
 	assert_int_equal(pcp_fraction_batch(&in), -1);
 }
 
+static void test_limits_and_floor(void **state)
+{
+	/* A 1 GiB zone on 2 CPUs: managed / 8 / 2 = 16384, the floor 4 * 63 = 252. */
+	struct pcp_zone_input in = { .managed = 262144, .low = 4000, .split = 2, .batch = 63,
+				     .fraction = 8 };
+	static const enum pcp_era eras[] = { ERA_HIGH_FRACTION, ERA_LAZY_HIGH, ERA_HIGH_MINMAX };
+	struct pcp_expect ex;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(eras); i++) {
+		in.era = eras[i];
+		in.fraction = 8;
+		pcp_expected(&in, &ex);
+		/* 6.7-6.12 have the limits too; zoneinfo does not print them. */
+		assert_int_equal(ex.high_min, 16384);
+		assert_int_equal(ex.high_max, 16384);
+		assert_false(ex.floored);
+		in.fraction = 1000000;
+		pcp_expected(&in, &ex);
+		assert_true(ex.floored);
+		assert_int_equal(ex.share, 0);
+		assert_int_equal(ex.high_min, 252);
+		assert_int_equal(ex.high_max, 252);
+		/* The watermark's share under the floor is the kernel's own default, no clamp. */
+		in.fraction = 0;
+		in.low = 100;
+		pcp_expected(&in, &ex);
+		assert_false(ex.floored);
+		assert_int_equal(ex.high_min, 252);
+		in.low = 4000;
+	}
+	in.era = ERA_LAZY_HIGH;
+	pcp_expected(&in, &ex);
+	assert_false(ex.check_minmax);
+	assert_false(ex.check_high);
+	assert_int_equal(ex.high_min, 2000);
+	assert_int_equal(ex.high_max, 16384);
+	in.era = ERA_FRACTION;
+	in.fraction = 1000000;
+	pcp_expected(&in, &ex);
+	assert_false(ex.floored);
+	assert_int_equal(ex.high_min, ex.high);
+	assert_int_equal(ex.high_max, ex.high);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_patched_batch_rule),
 		cmocka_unit_test(test_era_of_release),
 		cmocka_unit_test(test_fraction_era_batch),
+		cmocka_unit_test(test_limits_and_floor),
 	};
 
 	return cmocka_run_group_tests_name("pcprules", tests, NULL, NULL);
