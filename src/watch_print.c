@@ -178,8 +178,11 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		print_long_or_null("pages_change", "%ld", have_change, (long)d);
 		json_real("fill_mean_pct", true, z->fill_mean, "%.1f");
 		json_real("fill_max_pct", true, z->fill_max, "%.1f");
+		/* As show --summary: the value when every CPU has it, and the range. */
+		print_long_or_null("batch", "%ld", z->batch_min == z->batch_max, z->batch_min);
 		print_long(PRINT_JSON, "batch_min", "%ld", z->batch_min);
 		print_long(PRINT_JSON, "batch_max", "%ld", z->batch_max);
+		print_long_or_null("high", "%ld", z->high_lo == z->high_hi, z->high_lo);
 		print_long(PRINT_JSON, "high_min", "%ld", z->high_lo);
 		print_long(PRINT_JSON, "high_max", "%ld", z->high_hi);
 		close_json_object();

@@ -292,7 +292,8 @@ static void test_json_lines(void **state)
 				      "\"pages_change\":-100,"));
 	assert_non_null(strstr(later, "{\"node\":0,\"zone\":\"DMA\",\"cpus\":4,\"pages\":0,"
 				      "\"pages_change\":0,\"fill_mean_pct\":null,\"fill_max_pct\":null,"
-				      "\"batch_min\":1,\"batch_max\":1,\"high_min\":0,\"high_max\":0}"));
+				      "\"batch\":1,\"batch_min\":1,\"batch_max\":1,\"high\":0,\"high_min\":0,"
+				      "\"high_max\":0}"));
 	assert_non_null(strstr(per_cpu, "{\"node\":1,\"zone\":\"Normal\",\"cpu\":3,\"count\":383,"
 					"\"count_change\":-100,\"fill_pct\":9.7,\"high\":3933,"
 					"\"batch\":63}]}\n"));
