@@ -81,7 +81,8 @@ bool is_json_context(void)
 	return rep.json;
 }
 
-void json_string(FILE *out, const char *s)
+/* s as a JSON string, quoted and escaped. */
+static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {

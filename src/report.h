@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The report writer of status, set, reset, rollback and sweep, in the
- * style of iproute2's json_print: one call per field, print_*(PRINT_ANY,
- * key, fmt, value), prints "key":value in a JSON report and fmt with the
- * value in text; PRINT_FP and PRINT_JSON limit a call to one of the two.
+ * The report writer of status, set, reset, rollback, sweep, compare and
+ * show --interval --json, in the style of iproute2's json_print: one call
+ * per field, print_*(PRINT_ANY, key, fmt, value), prints "key":value in a
+ * JSON report and fmt with the value in text; PRINT_FP and PRINT_JSON limit
+ * a call to one of the two.
  * A JSON report is one object, its keys in call order after "version",
  * pretty-printed as show's tables are (output.h), or for JSON Lines on one
  * line.
@@ -61,11 +62,5 @@ void print_double_or_null(const char *key, const char *fmt, bool has, double val
 	__attribute__((format(printf, 2, 0)));
 void print_long_or_null(const char *key, const char *fmt, bool has, long value)
 	__attribute__((format(printf, 2, 0)));
-
-/*
- * s as a JSON string, quoted and escaped, to out: the one escaper, also for
- * the JSON Lines of show --interval, which stream to any file.
- */
-void json_string(FILE *out, const char *s);
 
 #endif
