@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installation rules: man page, completions, kernel patches, Ansible collection.
+# Installation rules: man page, completions, kernel patches, JSON Schemas, Ansible collection.
 # The .deb is built from debian/ (dpkg-buildpackage), not here.
 # Included from the top-level CMakeLists.txt after include(GNUInstallDirs).
 
@@ -47,6 +47,10 @@ install(FILES completions/_pcpctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendo
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/patches/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pcpctl/patches
         FILES_MATCHING PATTERN "linux-*/*.patch" PATTERN "README.md")
+
+# The JSON Schema of every JSON document pcpctl prints (man page, --json).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/schema/ DESTINATION ${CMAKE_INSTALL_DATADIR}/pcpctl/schema
+        FILES_MATCHING PATTERN "*.json")
 
 # The textfile export's service and timer, installed disabled: an admin
 # enables the timer (man page, README).  lib/systemd/system under the prefix

@@ -14,6 +14,8 @@
 
 #include <libsmartcols.h>
 
+#include "report.h"
+
 void rows_init(struct rows *r, size_t ncols)
 {
 	memset(r, 0, sizeof(*r));
@@ -202,6 +204,33 @@ int rows_end(struct rows *r)
 	return 0;
 }
 
+/*
+ * libsmartcols prints a JSON table as an object of one array; every JSON
+ * document of pcpctl starts with its "version" member, so the table is
+ * printed to memory and the member put in after the opening brace.
+ */
+static int scols_json_versioned(FILE *out, struct libscols_table *tb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = 0;
+
+	if (!mem)
+		return -ENOMEM;
+	scols_table_set_stream(tb, mem);
+	if (scols_print_table(tb))
+		rc = -EIO;
+	if (fclose(mem) && !rc)
+		rc = -ENOMEM;
+	if (!rc && strncmp(text, "{\n", 2) != 0)
+		rc = -EIO;
+	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", PCPCTL_JSON_VERSION, text + 2) < 0)
+		rc = -EIO;
+	free(text);
+	return rc;
+}
+
 int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		     const struct out_opts *opts, const char *name, const struct rows *r)
 {
@@ -227,8 +256,9 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 				rc = -ENOMEM;
 		}
 	}
-	if (!rc && scols_print_table(tb))
-		rc = -EIO;
+	if (!rc)
+		rc = opts->format == OUT_JSON ? scols_json_versioned(out, tb) :
+						 scols_print_table(tb) ? -EIO : 0;
 	scols_unref_table(tb);
 	return rc;
 }
@@ -429,6 +459,7 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 	} *key = calloc(r->ncols, sizeof(*key));
 	const char *pos = r->buf;
 	size_t row_max = sizeof("      },{\n");
+	char head[32];
 
 	if (!key)
 		return -ENOMEM;
@@ -443,7 +474,8 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 		/* Key, a cell or null, two quotes, comma and newline. */
 		row_max += key[c].n + ROWS_CELL_MAX + 4;
 	}
-	sink_str(s, "{\n   \"");
+	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", PCPCTL_JSON_VERSION);
+	sink_str(s, head);
 	sink_str(s, name);
 	sink_str(s, r->nrows ? "\": [\n" : "\": [\n\n");
 	for (size_t i = 0; i < r->nrows; i++) {

@@ -12,25 +12,52 @@
 #define DEPTH_MAX 8
 
 static struct {
+	FILE *out;
 	bool json;
-	int depth;
-	bool started[DEPTH_MAX];	/* a member is printed in the open object or array */
+	bool line;		/* one document on one line (JSON Lines), not pretty-printed */
+	int depth;		/* containers open inside the document's object */
+	struct {
+		bool started;	/* a member is printed in this object or array */
+		bool closed;	/* and the last one was an object or array */
+	} level[DEPTH_MAX];
 } rep;
+
+static void indent(int levels)
+{
+	for (int i = 0; i < levels; i++)
+		fputs("   ", rep.out);
+}
+
+static void begin(FILE *out, bool json, bool line)
+{
+	rep.out = out;
+	rep.json = json;
+	rep.line = line;
+	rep.depth = 0;
+	rep.level[0].started = false;
+	rep.level[0].closed = false;
+	if (!json)
+		return;
+	fputs(line ? "{" : "{\n", out);
+	print_long(PRINT_JSON, "version", "%ld", PCPCTL_JSON_VERSION);
+}
+
+/* Close the document's object; the caller flushes. */
+static void end(void)
+{
+	if (rep.json)
+		fputs(rep.line ? "}\n" : "\n}\n", rep.out);
+	rep.json = false;
+}
 
 void new_json_obj(bool json)
 {
-	rep.json = json;
-	rep.depth = 0;
-	rep.started[0] = false;
-	if (json)
-		putchar('{');
+	begin(stdout, json, false);
 }
 
 int delete_json_obj(void)
 {
-	if (rep.json)
-		fputs("}\n", stdout);
-	rep.json = false;
+	end();
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
 	/* errno of the failed write, such as ENOSPC: "Input/output error" would hide it. */
@@ -39,12 +66,23 @@ int delete_json_obj(void)
 	return -EIO;
 }
 
+void new_json_line(FILE *out)
+{
+	begin(out, true, true);
+}
+
+void end_json_line(void)
+{
+	end();
+}
+
 bool is_json_context(void)
 {
 	return rep.json;
 }
 
-void json_string(FILE *out, const char *s)
+/* s as a JSON string, quoted and escaped. */
+static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -58,17 +96,31 @@ void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* Whether the call prints in JSON, after the separator and key it needs. */
+/*
+ * Whether the call prints in JSON, after the separator and key it needs.
+ * Pretty-printed as libsmartcols prints show's tables (and lsblk --json):
+ * each member on its own line, three spaces deeper per level, and objects
+ * in an array joined as "},{".
+ */
 static bool json_member(enum output_type t, const char *key)
 {
 	if (!rep.json || !(t & PRINT_JSON))
 		return false;
-	if (rep.started[rep.depth])
-		putchar(',');
-	rep.started[rep.depth] = true;
+	if (rep.line) {
+		if (rep.level[rep.depth].started)
+			fputc(',', rep.out);
+	} else if (!key && rep.level[rep.depth].closed) {
+		fputc(',', rep.out);
+	} else {
+		if (rep.level[rep.depth].started)
+			fputs(",\n", rep.out);
+		indent(rep.depth + 1);
+	}
+	rep.level[rep.depth].started = true;
+	rep.level[rep.depth].closed = false;
 	if (key) {
-		json_string(stdout, key);
-		putchar(':');
+		json_string(rep.out, key);
+		fputs(rep.line ? ":" : ": ", rep.out);
 	}
 	return true;
 }
@@ -82,18 +134,28 @@ static void open_container(const char *key, char bracket)
 {
 	if (!json_member(PRINT_JSON, key))
 		return;
-	putchar(bracket);
-	if (rep.depth + 1 < DEPTH_MAX)
-		rep.started[++rep.depth] = false;
+	fputc(bracket, rep.out);
+	if (!rep.line)
+		fputc('\n', rep.out);
+	if (rep.depth + 1 < DEPTH_MAX) {
+		rep.depth++;
+		rep.level[rep.depth].started = false;
+		rep.level[rep.depth].closed = false;
+	}
 }
 
 static void close_container(char bracket)
 {
 	if (!rep.json)
 		return;
-	putchar(bracket);
+	if (!rep.line) {
+		fputc('\n', rep.out);
+		indent(rep.depth);
+	}
+	fputc(bracket, rep.out);
 	if (rep.depth > 0)
 		rep.depth--;
+	rep.level[rep.depth].closed = true;
 }
 
 void open_json_object(const char *key)
@@ -122,14 +184,15 @@ static void text_out(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	/* Text may be printed before any report began: it goes to stdout then. */
+	vfprintf(rep.out ? rep.out : stdout, fmt, ap);
 	va_end(ap);
 }
 
 void print_string(enum output_type t, const char *key, const char *fmt, const char *value)
 {
 	if (json_member(t, key))
-		json_string(stdout, value);
+		json_string(rep.out, value);
 	else if (text(t))
 		text_out(fmt, value);
 }
@@ -137,7 +200,7 @@ void print_string(enum output_type t, const char *key, const char *fmt, const ch
 void print_long(enum output_type t, const char *key, const char *fmt, long value)
 {
 	if (json_member(t, key))
-		printf("%ld", value);
+		fprintf(rep.out, "%ld", value);
 	else if (text(t))
 		text_out(fmt, value);
 }
@@ -145,7 +208,7 @@ void print_long(enum output_type t, const char *key, const char *fmt, long value
 void print_u64(enum output_type t, const char *key, const char *fmt, unsigned long long value)
 {
 	if (json_member(t, key))
-		printf("%llu", value);
+		fprintf(rep.out, "%llu", value);
 	else if (text(t))
 		text_out(fmt, value);
 }
@@ -159,7 +222,7 @@ void print_double(enum output_type t, const char *key, const char *fmt, double v
 void print_bool(enum output_type t, const char *key, const char *fmt, bool value)
 {
 	if (json_member(t, key))
-		fputs(value ? "true" : "false", stdout);
+		fputs(value ? "true" : "false", rep.out);
 	else if (text(t))
 		text_out(fmt, value ? "true" : "false");
 }
@@ -167,7 +230,7 @@ void print_bool(enum output_type t, const char *key, const char *fmt, bool value
 void print_null(enum output_type t, const char *key, const char *fmt, const char *text_value)
 {
 	if (json_member(t, key))
-		fputs("null", stdout);
+		fputs("null", rep.out);
 	else if (text(t))
 		text_out(fmt, text_value);
 }

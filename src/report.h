@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The report writer of status, set, reset, rollback and sweep, in the
- * style of iproute2's json_print: one call per field, print_*(PRINT_ANY,
- * key, fmt, value), prints "key":value in a JSON report and fmt with the
- * value in text; PRINT_FP and PRINT_JSON limit a call to one of the two.
- * A JSON report is one object on one line, its keys in call order.
- * (show's tables of pagesets go through output.h instead.)
+ * The report writer of status, set, reset, rollback, sweep, compare and
+ * show --interval --json, in the style of iproute2's json_print: one call
+ * per field, print_*(PRINT_ANY, key, fmt, value), prints "key":value in a
+ * JSON report and fmt with the value in text; PRINT_FP and PRINT_JSON limit
+ * a call to one of the two.
+ * A JSON report is one object, its keys in call order after "version",
+ * pretty-printed as show's tables are (output.h), or for JSON Lines on one
+ * line.
  */
 #ifndef PCPCTL_REPORT_H
 #define PCPCTL_REPORT_H
@@ -19,9 +21,18 @@ enum output_type {
 	PRINT_ANY = PRINT_FP | PRINT_JSON,
 };
 
+/*
+ * The top-level "version" of every JSON document pcpctl prints: raised when
+ * a key is removed or changes its meaning, not when one is added.
+ */
+#define PCPCTL_JSON_VERSION 1
+
 /* Start a report on stdout, JSON or text; end it (and flush): 0 or -EIO. */
 void new_json_obj(bool json);
 int delete_json_obj(void);
+/* One JSON document on one line of out; ended without a flush, which is the caller's. */
+void new_json_line(FILE *out);
+void end_json_line(void);
 bool is_json_context(void);
 
 /* JSON only: a member (key) or, inside an array, an element (NULL) that holds more. */
@@ -51,11 +62,5 @@ void print_double_or_null(const char *key, const char *fmt, bool has, double val
 	__attribute__((format(printf, 2, 0)));
 void print_long_or_null(const char *key, const char *fmt, bool has, long value)
 	__attribute__((format(printf, 2, 0)));
-
-/*
- * s as a JSON string, quoted and escaped, to out: the one escaper, also for
- * the JSON Lines of show --interval, which stream to any file.
- */
-void json_string(FILE *out, const char *s);
 
 #endif

@@ -40,7 +40,7 @@ static const struct coldesc pageset_columns[] = {
 
 enum {
 	SUM_NODE, SUM_ZONE, SUM_CPUS, SUM_PAGES, SUM_MAXCOUNT, SUM_MIB, SUM_BATCH, SUM_HIGH,
-	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_LO, SUM_HIGH_HI,
+	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_MIN, SUM_HIGH_MAX,
 };
 
 static const struct coldesc summary_columns[] = {
@@ -50,15 +50,17 @@ static const struct coldesc summary_columns[] = {
 	[SUM_PAGES] = { "PAGES", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages held in all these pcp lists" },
 	[SUM_MAXCOUNT] = { "MAXCOUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest count of one CPU" },
 	[SUM_MIB] = { "MIB", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB" },
-	[SUM_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "batch, or its range when CPUs differ" },
-	[SUM_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "range of high over the CPUs" },
+	[SUM_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"batch, or its range when CPUs differ (JSON: null then)" },
+	[SUM_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "high, or its range when CPUs differ (JSON: null then)" },
 	[SUM_FREE_PCT] = { "FREE_PCT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			   "PAGES as a share of MemFree, in % (live system only)" },
 	[SUM_MANAGED] = { "MANAGED", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
 	[SUM_BATCH_MIN] = { "BATCH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
 	[SUM_BATCH_MAX] = { "BATCH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
-	[SUM_HIGH_LO] = { "HIGH_LO", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
-	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
+	[SUM_HIGH_MIN] = { "HIGH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
+	[SUM_HIGH_MAX] = { "HIGH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
 };
 
 
@@ -217,12 +219,15 @@ static void zone_sum(const struct zi_zone *z, const struct filter *f, struct zon
 	}
 }
 
-static int range_cell(struct rows *r, int lo, int hi)
+/* "lo-hi" in text; JSON has no such number, and says null (the _MIN and _MAX columns hold both). */
+static int range_cell(struct rows *r, bool json, int lo, int hi)
 {
-	return lo == hi ? rows_add_int(r, lo) : rows_add_fmt(r, "%d-%d", lo, hi);
+	if (lo == hi)
+		return rows_add_int(r, lo);
+	return json ? rows_add_empty(r) : rows_add_fmt(r, "%d-%d", lo, hi);
 }
 
-static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
+static int summary_cell(struct rows *r, size_t what, bool json, const struct zi_zone *z,
 			const struct zone_sum *s, long long memfree_kib)
 {
 	double kib = (double)s->pages * ((double)sysconf(_SC_PAGESIZE) / 1024.0);
@@ -241,9 +246,9 @@ static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
 	case SUM_MIB:
 		return rows_add_fmt(r, "%.1f", kib / 1024.0);
 	case SUM_BATCH:
-		return range_cell(r, s->batch_min, s->batch_max);
+		return range_cell(r, json, s->batch_min, s->batch_max);
 	case SUM_HIGH:
-		return range_cell(r, s->high_lo, s->high_hi);
+		return range_cell(r, json, s->high_lo, s->high_hi);
 	case SUM_FREE_PCT:
 		if (memfree_kib <= 0)
 			return rows_add_empty(r);
@@ -254,9 +259,9 @@ static int summary_cell(struct rows *r, size_t what, const struct zi_zone *z,
 		return rows_add_int(r, s->batch_min);
 	case SUM_BATCH_MAX:
 		return rows_add_int(r, s->batch_max);
-	case SUM_HIGH_LO:
+	case SUM_HIGH_MIN:
 		return rows_add_int(r, s->high_lo);
-	case SUM_HIGH_HI:
+	case SUM_HIGH_MAX:
 		return rows_add_int(r, s->high_hi);
 	}
 	return rows_add_empty(r);
@@ -284,7 +289,8 @@ static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 		if (!s.cpus)
 			continue;
 		for (size_t c = 0; c < sel->n && !rc; c++)
-			rc = summary_cell(&r, sel->idx[c], z, &s, memfree_kib);
+			rc = summary_cell(&r, sel->idx[c], out->format == OUT_JSON, z, &s,
+					  memfree_kib);
 		if (!rc)
 			rc = rows_end(&r);
 	}
@@ -410,14 +416,19 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 
 	/*
 	 * JSON always carries high_min/high_max (null where the kernel lacks
-	 * them) and free_pct (null where MemFree is unknown, under --sysroot)
-	 * so scripts see one schema; MemFree is known only live.
+	 * them), for --summary the _min/_max of batch and high (numbers where
+	 * the text prints a range), and free_pct (null where MemFree is
+	 * unknown, under --sysroot) so scripts see one schema (the files in schema/);
+	 * MemFree is known only live.
 	 */
 	bool live = sysroot_is_live(root);
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
 	bool free_pct = live || o->out.format == OUT_JSON;
-	const char *defaults = o->summary ? (free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
-						    "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH") :
+	const char *summary = o->out.format == OUT_JSON ?
+		"NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,BATCH_MIN,BATCH_MAX,HIGH,HIGH_MIN,HIGH_MAX,FREE_PCT" :
+		free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
+			   "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH";
+	const char *defaults = o->summary ? summary :
 			       minmax ? "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
 					"NODE,ZONE,CPU,COUNT,HIGH,BATCH";
 

@@ -15,6 +15,8 @@
 
 #include <json-c/json.h>
 
+#include "report.h"
+
 static int bad(char *why, size_t why_len, const char *fmt, ...)
 {
 	va_list ap;
@@ -177,12 +179,17 @@ static int read_bests(struct json_object *root, long tasks, struct sweepfile *f,
 static int read_file(struct json_object *root, struct sweepfile *f, char *why, size_t why_len)
 {
 	struct json_object *points, *host;
-	long tasks = 0;
+	long tasks = 0, version;
 	size_t n;
 	int rc;
 
 	if (!json_object_is_type(root, json_type_object))
 		return bad(why, why_len, "not a JSON object");
+	/* Files from before the schema had a version have none: they are version 1. */
+	if (json_object_object_get_ex(root, "version", NULL) &&
+	    !get_long(root, "version", PCPCTL_JSON_VERSION, PCPCTL_JSON_VERSION, &version))
+		return bad(why, why_len, "\"version\" is not %d, the version of sweep JSON this pcpctl reads",
+			   PCPCTL_JSON_VERSION);
 	if ((rc = dup_string(root, "parameter", true, &f->parameter, why, why_len)) ||
 	    (rc = dup_string(root, "workload", true, &f->workload, why, why_len)))
 		return rc;

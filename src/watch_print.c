@@ -100,29 +100,18 @@ void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct w
 	}
 }
 
-static void json_real(FILE *out, bool have, double v, int decimals)
+static void json_real(const char *key, bool have, double v, const char *fmt)
+	__attribute__((format(printf, 4, 0)));
+
+static void json_real(const char *key, bool have, double v, const char *fmt)
 {
-	if (!have || isnan(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.*f", decimals, v);
+	print_double_or_null(key, fmt, have && !isnan(v), v);
 }
 
-static void json_change(FILE *out, bool have, long long v)
+/* "pgalloc_per_s": one rate per zone name in the sample. */
+static void json_alloc_rates(const struct watch_sample *prev, const struct watch_sample *cur)
 {
-	if (have)
-		fprintf(out, "%lld", v);
-	else
-		fputs("null", out);
-}
-
-/* "pgalloc_per_s":{"DMA32":1.0,"Normal":2.0}: one rate per zone name in the sample. */
-static void json_alloc_rates(FILE *out, const struct watch_sample *prev,
-			     const struct watch_sample *cur)
-{
-	bool first = true;
-
-	fputs("\"pgalloc_per_s\":{", out);
+	open_json_object("pgalloc_per_s");
 	for (size_t i = 0; i < cur->nzones; i++) {
 		const char *name = cur->zones[i].name;
 		double per_s = 0;
@@ -132,23 +121,19 @@ static void json_alloc_rates(FILE *out, const struct watch_sample *prev,
 			seen = strcmp(cur->zones[j].name, name) == 0;
 		if (seen)
 			continue;
-		if (!first)
-			fputc(',', out);
-		first = false;
-		json_string(out, name);
-		fputc(':', out);
 		/* Apart: the order in which arguments are evaluated is unspecified. */
 		have = zone_alloc_rate(prev, cur, name, &per_s);
-		json_real(out, have, per_s, 1);
+		json_real(name, have, per_s, "%.1f");
 	}
-	fputc('}', out);
+	close_json_object();
 }
 
 /* The start of a zone's or a pageset's object: {"node":N,"zone":"NAME" */
-static void json_zone_start(FILE *out, bool first, const struct watch_zone *z)
+static void json_zone_start(const struct watch_zone *z)
 {
-	fprintf(out, "%s{\"node\":%d,\"zone\":", first ? "" : ",", z->node);
-	json_string(out, z->name);
+	open_json_object(NULL);
+	print_long(PRINT_JSON, "node", "%ld", z->node);
+	print_string(PRINT_JSON, "zone", "%s", z->name);
 }
 
 void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
@@ -157,43 +142,51 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	double free_s = 0;
 	bool have_free = prev && watch_rate(prev, cur, VM_PGFREE, &free_s);
 	long long d = 0;
-	char when[32];
+	char when[48];
 	struct tm tm;
+	size_t n;
 
 	gmtime_r(&cur->wall.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(out, "{\"time\":\"%s.%03ldZ\",\"seconds\":", when, cur->wall.tv_nsec / 1000000);
-	json_real(out, prev != NULL, prev ? watch_elapsed(prev, cur) : 0, 3);
-	fputs(",\"pgfree_per_s\":", out);
-	json_real(out, have_free, free_s, 1);
-	fputc(',', out);
-	json_alloc_rates(out, prev, cur);
-	fputs(per_cpu ? ",\"pagesets\":[" : ",\"zones\":[", out);
+	n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when + n, sizeof(when) - n, ".%03ldZ", cur->wall.tv_nsec / 1000000);
+	new_json_line(out);
+	print_string(PRINT_JSON, "time", "%s", when);
+	json_real("seconds", prev != NULL, prev ? watch_elapsed(prev, cur) : 0, "%.3f");
+	json_real("pgfree_per_s", have_free, free_s, "%.1f");
+	json_alloc_rates(prev, cur);
+	open_json_array(per_cpu ? "pagesets" : "zones");
 	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
 		const struct watch_cpu *c = &cur->cpus[i];
-		const struct watch_zone *z = &cur->zones[c->zone];
 		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
 
-		json_zone_start(out, i == 0, z);
-		fprintf(out, ",\"cpu\":%d,\"count\":%d,\"count_change\":", c->cpu, c->count);
-		json_change(out, have_change, d);
-		fputs(",\"fill_pct\":", out);
-		json_real(out, true, c->fill, 1);
-		fprintf(out, ",\"high\":%d,\"batch\":%d}", c->high, c->batch);
+		json_zone_start(&cur->zones[c->zone]);
+		print_long(PRINT_JSON, "cpu", "%ld", c->cpu);
+		print_long(PRINT_JSON, "count", "%ld", c->count);
+		print_long_or_null("count_change", "%ld", have_change, (long)d);
+		json_real("fill_pct", true, c->fill, "%.1f");
+		print_long(PRINT_JSON, "high", "%ld", c->high);
+		print_long(PRINT_JSON, "batch", "%ld", c->batch);
+		close_json_object();
 	}
 	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
 		const struct watch_zone *z = &cur->zones[i];
 		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
 
-		json_zone_start(out, i == 0, z);
-		fprintf(out, ",\"cpus\":%zu,\"pages\":%llu,\"pages_change\":", z->cpus, z->pages);
-		json_change(out, have_change, d);
-		fputs(",\"fill_mean_pct\":", out);
-		json_real(out, true, z->fill_mean, 1);
-		fputs(",\"fill_max_pct\":", out);
-		json_real(out, true, z->fill_max, 1);
-		fprintf(out, ",\"batch_min\":%d,\"batch_max\":%d,\"high_lo\":%d,\"high_hi\":%d}",
-			z->batch_min, z->batch_max, z->high_lo, z->high_hi);
+		json_zone_start(z);
+		print_long(PRINT_JSON, "cpus", "%ld", (long)z->cpus);
+		print_u64(PRINT_JSON, "pages", "%llu", z->pages);
+		print_long_or_null("pages_change", "%ld", have_change, (long)d);
+		json_real("fill_mean_pct", true, z->fill_mean, "%.1f");
+		json_real("fill_max_pct", true, z->fill_max, "%.1f");
+		/* As show --summary: the value when every CPU has it, and the range. */
+		print_long_or_null("batch", "%ld", z->batch_min == z->batch_max, z->batch_min);
+		print_long(PRINT_JSON, "batch_min", "%ld", z->batch_min);
+		print_long(PRINT_JSON, "batch_max", "%ld", z->batch_max);
+		print_long_or_null("high", "%ld", z->high_lo == z->high_hi, z->high_lo);
+		print_long(PRINT_JSON, "high_min", "%ld", z->high_lo);
+		print_long(PRINT_JSON, "high_max", "%ld", z->high_hi);
+		close_json_object();
 	}
-	fputs("]}\n", out);
+	close_json_array();
+	end_json_line();
 }
