@@ -339,7 +339,7 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era,
 
 		checkpoint(k, "rollback-persist");
 		if (persist_read(k->root, &now) ||
-		    (!persist_same(&now, file) && persist_write(k->root, file)))
+		    (!persist_same(&now, file) && persist_write(k->root, file) < 0))
 			failed = 1;
 	}
 	if (failed) {

@@ -76,27 +76,69 @@ bool persist_same(const struct persisted *a, const struct persisted *b)
 	return true;
 }
 
-static int write_temp(const char *tmp, const struct persisted *p)
+int persist_text(const struct persisted *p, char **text)
 {
-	FILE *f;
+	size_t len = strlen(PERSIST_HEADER);
+	bool any = false;
+	char *t;
+
+	*text = NULL;
+	for (int s = 0; s < NSYSCTLS; s++)
+		any |= p->have[s];
+	if (!any)
+		return 0;
+	t = malloc(PERSIST_MAX);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, PERSIST_HEADER, len + 1);
+	for (int s = 0; s < NSYSCTLS; s++)
+		if (p->have[s])
+			len += (size_t)snprintf(t + len, PERSIST_MAX - len, "vm.%s = %ld\n",
+						sysctl_name(s), p->value[s]);
+	*text = t;
+	return 0;
+}
+
+int persist_file_text(const struct sysroot *root, char **text)
+{
+	char buf[PERSIST_MAX + 1];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*text = NULL;
+	fd = sysroot_open_nofollow(root, PATH_PERSIST, O_RDONLY | O_NONBLOCK, 0);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -1;
+	close(fd);
+	/* Not a file pcpctl wrote: persist_read says why when it matters. */
+	if (n < 0 || n > PERSIST_MAX)
+		return -EPERM;
+	buf[n] = '\0';
+	*text = strdup(buf);
+	return *text ? 0 : -ENOMEM;
+}
+
+static int write_temp(const char *tmp, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
 	int fd, rc = 0;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
+	n = write(fd, text, len);
+	if (n < 0)
 		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	fputs(PERSIST_HEADER, f);
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (p->have[s])
-			fprintf(f, "vm.%s = %ld\n", sysctl_name(s), p->value[s]);
-	if (fflush(f) != 0 || fsync(fd) < 0)
+	else if ((size_t)n != len)
+		rc = -ENOSPC;
+	if (!rc && fsync(fd) < 0)
 		rc = -errno;
-	if (fclose(f) != 0 && !rc)
+	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	return rc;
 }
@@ -106,17 +148,24 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	char *dir = sysroot_path(root, PATH_SYSCTL_D);
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
-	bool any = false;
+	char *text = NULL, *now = NULL;
 	int rc = 0, dfd;
 
-	if (!dir || !path || !tmp) {
+	if (!dir || !path || !tmp || persist_text(p, &text)) {
 		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (int s = 0; s < NSYSCTLS; s++)
-		any |= p->have[s];
-	if (any) {
+	/* Rewriting what is there would change nothing but its time and inode. */
+	rc = persist_file_text(root, &now);
+	if (rc == -ENOMEM)
+		goto fail;
+	if (!rc && (text && now ? strcmp(text, now) == 0 : text == now)) {
+		rc = 1;
+		goto out;
+	}
+	rc = 0;
+	if (text) {
 		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 			rc = -errno;
@@ -128,7 +177,7 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 			rc = -errno;
 			goto fail;
 		}
-		rc = write_temp(tmp, p);
+		rc = write_temp(tmp, text);
 		if (!rc && rename(tmp, path) < 0)
 			rc = -errno;
 		if (rc) {
@@ -152,6 +201,8 @@ out:
 	free(dir);
 	free(path);
 	free(tmp);
+	free(text);
+	free(now);
 	return rc;
 }
 

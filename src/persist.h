@@ -21,8 +21,20 @@ struct persisted {
 int persist_read(const struct sysroot *root, struct persisted *p);
 bool persist_same(const struct persisted *a, const struct persisted *b);
 /*
+ * The file's text for p's settings, malloc'ed in *text; NULL when p holds
+ * none (there is to be no file).  0 or -ENOMEM.
+ */
+int persist_text(const struct persisted *p, char **text);
+/*
+ * The file's text as it is now, malloc'ed in *text, NULL when there is no
+ * file; -EPERM for something pcpctl does not manage (a link, a large or
+ * special file), else 0 or a negative errno.
+ */
+int persist_file_text(const struct sysroot *root, char **text);
+/*
  * Replace the file with p's settings, atomically (temp file, fsync, rename,
- * fsync the directory); with none left, remove it.  0 or a negative errno
+ * fsync the directory); with none left, remove it.  1 when the file
+ * already is so (it is left alone), 0 when written, or a negative errno
  * after printing why.
  */
 int persist_write(const struct sysroot *root, const struct persisted *p);
