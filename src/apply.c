@@ -2,10 +2,12 @@
 #include "apply.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "c.h"
 #include "journal.h"
@@ -428,18 +430,30 @@ static enum change_status plan(const struct change_request *req, struct change_r
 	return CHANGE_DONE;
 }
 
-static int persist(const struct kernel *k, const struct change_request *req,
-		   const struct expectation *want, const struct persisted *was)
+/* What the sysctl.d file is to hold: was, with the targeted settings set or removed. */
+static void plan_persist(const struct change_request *req, const bool targeted[NSYSCTLS],
+			 const long value[NSYSCTLS], const struct persisted *was,
+			 struct change_result *res)
 {
-	struct persisted p = *was;
-
+	res->persist_to = *was;
 	for (int s = 0; s < NSYSCTLS; s++) {
-		if (!want->targeted[s])
+		if (!targeted[s])
 			continue;
-		p.have[s] = req->persist == PERSIST_SET;
-		p.value[s] = want->value[s];
+		res->persist_to.have[s] = req->persist == PERSIST_SET;
+		res->persist_to.value[s] = value[s];
+		res->persist_keys[s] = true;
 	}
-	return persist_write(k->root, &p);
+	res->persist_planned = true;
+}
+
+/* 0, or a negative errno after saying why; a file already so is left alone. */
+static int persist(const struct kernel *k, struct change_result *res)
+{
+	int rc = persist_write(k->root, &res->persist_to);
+
+	res->persisted = rc == 0;
+	res->persist_kept = rc == 1;
+	return rc < 0 ? rc : 0;
 }
 
 /* What the steps of transact() hand on to each other. */
@@ -475,15 +489,16 @@ static enum change_status prepare(struct txn *t)
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
-	if (t->req->dry_run)
-		return expect_zones(t->k, t->era, &t->want, &res->zi_after) ? CHANGE_FAILED :
-									     CHANGE_DONE;
-	/* Read first: a file pcpctl may not manage stops the change before any write. */
+	/* Read first: a file pcpctl may not manage stops the change (or the dry run) before any write. */
 	if (t->req->persist != PERSIST_NONE) {
 		if (persist_read(t->k->root, &t->j.persisted))
 			return CHANGE_FAILED;
 		t->j.persist = true;
+		plan_persist(t->req, t->want.targeted, t->want.value, &t->j.persisted, res);
 	}
+	if (t->req->dry_run)
+		return expect_zones(t->k, t->era, &t->want, &res->zi_after) ? CHANGE_FAILED :
+									     CHANGE_DONE;
 	return CHANGE_DONE;
 }
 
@@ -549,14 +564,13 @@ static enum change_status verify_writes(struct txn *t)
 static enum change_status persist_settings(struct txn *t)
 {
 	checkpoint(t->k, "persist");
-	if (persist(t->k, t->req, &t->want, &t->j.persisted)) {
+	if (persist(t->k, t->res)) {
 		/* The rename may have happened before the failure: put the file back too. */
 		t->file = &t->j.persisted;
 		t->done = t->res->nwrites;
 		zoneinfo_free(&t->res->zi_after);
 		return CHANGE_FAILED;
 	}
-	t->res->persisted = true;
 	return CHANGE_DONE;
 }
 
@@ -594,6 +608,8 @@ static enum change_status undo(struct txn *t)
 
 	res->changed = false;
 	res->verified = false;
+	res->persisted = false;
+	res->persist_kept = false;
 	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
@@ -640,6 +656,76 @@ static void read_back(struct kernel *k, struct change_result *res)
 	}
 }
 
+/* Whether this process may replace files in /etc/sysctl.d (or create it): 0 or CHANGE_NO_ACCESS. */
+static enum change_status sysctl_d_access(const struct sysroot *root)
+{
+	const char *dir = sysroot_exists(root, PATH_SYSCTL_D) ? PATH_SYSCTL_D : "/etc";
+	char *path = sysroot_path(root, dir);
+	int rc;
+
+	if (!path) {
+		pcp_error("out of memory");
+		return CHANGE_FAILED;
+	}
+	rc = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? errno : 0;
+	if (rc)
+		pcp_error("cannot write to %s: %s%s", path, strerror(rc),
+			  rc == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
+	free(path);
+	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
+}
+
+/*
+ * --persist-only: the sysctl.d file alone, under the lock.  The kernel's
+ * settings are read for the report, never written; a setting this kernel
+ * lacks may still be persisted for the kernel it boots next.
+ */
+static enum change_status persist_only(struct kernel *k, const struct change_request *req,
+				       struct change_result *res)
+{
+	bool targeted[NSYSCTLS] = { false };
+	long value[NSYSCTLS] = { 0 };
+	enum pcp_sysctl fs;
+	struct persisted was;
+	enum change_status st;
+	int lock = -1, rc;
+
+	if ((st = read_settings(k, res)))
+		return st;
+	fs = fraction_sysctl(res->have);
+	/* A reset removes every pcp setting from the file, as it holds nothing else. */
+	for (int s = 0; s < NSYSCTLS; s++)
+		targeted[s] = req->reset;
+	if (req->set_batch) {
+		targeted[SYSCTL_BATCH] = true;
+		value[SYSCTL_BATCH] = req->batch;
+	}
+	if (req->set_fraction) {
+		targeted[fs] = true;
+		value[fs] = req->fraction;
+	}
+	for (int s = 0; s < NSYSCTLS && !req->reset; s++)
+		if (targeted[s] && !res->have[s])
+			pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
+				 "that has it boots", sysctl_name(s));
+	if (!req->dry_run && ((st = sysctl_d_access(k->root)) ||
+			      (lock = lock_acquire(k->root)) < 0))
+		return st ? st : CHANGE_FAILED;
+	/* A change left half done would put the file back when it is rolled back. */
+	rc = req->dry_run ? journal_exists(k->root) : journal_tidy(k->root);
+	if (rc)
+		st = rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
+	else if (persist_read(k->root, &was))
+		st = CHANGE_FAILED;
+	if (!st) {
+		plan_persist(req, targeted, value, &was, res);
+		if (!req->dry_run && persist(k, res))
+			st = CHANGE_FAILED;
+	}
+	lock_release(lock);
+	return st;
+}
+
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res)
 {
@@ -650,6 +736,8 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (req->persist_only)
+		return persist_only(k, req, res);
 	/*
 	 * A missing interface or privilege is reported before the lock is
 	 * taken (creating it needs privilege too); transact() plans again

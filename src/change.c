@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
+#include "persist_report.h"
 #include "report.h"
 #include "status.h"
 #include "sysroot.h"
@@ -135,25 +136,15 @@ static bool print_foreign(const struct change_result *r)
 	return any;
 }
 
-/* What became of the sysctl.d file, as it is now; had_file: whether it was there before. */
-static void print_persisted(const struct sysroot *root, bool had_file)
-{
-	if (sysroot_exists(root, PATH_PERSIST))
-		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
-	else if (had_file)
-		printf("removed %s: no pcp setting is left to persist\n",
-		       sysroot_name(root, PATH_PERSIST));
-	else
-		printf("nothing to persist: there is no %s\n", sysroot_name(root, PATH_PERSIST));
-}
-
 /*
- * The report of set and reset, in text or JSON; rc is the exit code it goes
- * with, had_file whether the sysctl.d file was there before.
+ * The report of set and reset (req and pr) and rollback (NULL), in text or
+ * JSON; rc is the exit code it goes with.
  */
-static void print_report(const struct change_result *r, bool dry_run, const struct sysroot *root,
-			 int rc, bool had_file)
+static void print_report(const struct change_result *r, const struct change_request *req,
+			 const struct sysroot *root, int rc, const struct persist_report *pr)
 {
+	static const struct persist_report none;
+	bool dry_run = req && req->dry_run;
 	bool foreign;
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
@@ -175,11 +166,21 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 	print_bool(PRINT_JSON, "verified", "%s", r->verified);
 	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
 	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
+	print_persist_json(root, pr ? pr : &none);
 	if (is_json_context())
 		return;
+	if (req && req->persist_only) {
+		if (!dry_run)
+			puts("the kernel was left as it is: --persist-only writes the sysctl.d file only");
+		print_persist_text(root, req, r, pr);
+		if (dry_run)
+			puts("dry run: nothing was written");
+		return;
+	}
 	if (dry_run) {
 		puts("expected per zone (now -> after the change):");
 		print_zones(r);
+		print_persist_text(root, req, r, pr);
 		puts("dry run: nothing was written");
 		return;
 	}
@@ -204,42 +205,60 @@ static void print_report(const struct change_result *r, bool dry_run, const stru
 	if (r->high_unconfirmed && !r->rolled_back && !r->changed && rc != EXIT_ROLLBACK)
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
-	if (r->persisted)
-		print_persisted(root, had_file);
+	if (req)
+		print_persist_text(root, req, r, pr);
 }
 
 static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
-	bool had_file = req->persist != PERSIST_NONE && sysroot_exists(root, PATH_PERSIST);
+	struct persist_report pr;
 	struct change_result r;
 	int rc;
 
-	if (!k) {
-		pcp_error("out of memory");
+	if (!k || persist_report_begin(root, req, &pr)) {
+		if (k)
+			k->ops->close(k);
+		else
+			pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
 	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
+	if (persist_report_end(root, req, &r, rc == EXIT_OK, &pr) && !rc)
+		rc = EXIT_FAIL;
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req->dry_run, root, rc, had_file);
+		print_report(&r, req, root, rc, &pr);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
+	persist_report_free(&pr);
 	apply_result_free(&r);
 	return rc;
+}
+
+static int persist_usage(const struct change_opts *o)
+{
+	if (!o->persist || !o->persist_only)
+		return EXIT_OK;
+	pcp_error("--persist and --persist-only are mutually exclusive: --persist changes the "
+		  "kernel and the sysctl.d file, --persist-only the file alone");
+	return EXIT_USAGE;
 }
 
 int cmd_set(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
-		.dry_run = o->dry_run, .persist = o->persist ? PERSIST_SET : PERSIST_NONE,
+		.dry_run = o->dry_run, .persist_only = o->persist_only,
+		.persist = o->persist || o->persist_only ? PERSIST_SET : PERSIST_NONE,
 	};
 	int rc;
 
+	if ((rc = persist_usage(o)))
+		return rc;
 	if (!o->batch && !o->fraction) {
 		pcp_error("set needs --batch N, --fraction N or both; see pcpctl --help");
 		return EXIT_USAGE;
@@ -262,10 +281,13 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
-		.reset = true, .dry_run = o->dry_run,
-		.persist = o->persist ? PERSIST_REMOVE : PERSIST_NONE,
+		.reset = true, .dry_run = o->dry_run, .persist_only = o->persist_only,
+		.persist = o->persist || o->persist_only ? PERSIST_REMOVE : PERSIST_NONE,
 	};
+	int rc = persist_usage(o);
 
+	if (rc)
+		return rc;
 	if (o->batch || o->fraction) {
 		pcp_error("reset takes no --batch or --fraction: it restores both defaults");
 		return EXIT_USAGE;
@@ -368,7 +390,7 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, false, root, rc, false);
+		print_report(&r, NULL, root, rc, NULL);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)

@@ -41,6 +41,7 @@ static struct {
 	const char *sysroot;
 	const char *export_file;
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
+	int persist_only;
 	int help, version;
 } opt;
 
@@ -79,12 +80,14 @@ static struct poptOption set_options[] = {
 	{ "fraction", '\0', POPT_ARG_STRING, &opt.change.fraction, 0, NULL, NULL },
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &opt.persist_only, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
 static struct poptOption reset_options[] = {
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &opt.persist_only, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -158,6 +161,7 @@ static void change_flags(void)
 	opt.change.json = opt.json;
 	opt.change.dry_run = opt.dry_run;
 	opt.change.persist = opt.persist;
+	opt.change.persist_only = opt.persist_only;
 }
 
 static int run_set(const struct sysroot *root, char *const *args)
