@@ -243,26 +243,29 @@ static const struct command {
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
 	  show_columns_help, false, false, NULL },
 	{ "status", run_status, no_options,
-	  "kernel release and the pcp sysctls this kernel has",
+	  "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
 	  NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
-	  "[--batch N] [--fraction N] [--dry-run] [--persist] [options]",
+	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
 	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
 	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
+	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
+	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
-	  "[--dry-run] [--persist] [options]",
+	  "[--dry-run] [--persist[-only]] [options]",
 	  "     --dry-run        validate and print what would change; write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
+	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
