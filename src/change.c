@@ -216,17 +216,14 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	struct change_result r;
 	int rc;
 
-	if (!k || persist_report_begin(root, req, &pr)) {
-		if (k)
-			k->ops->close(k);
-		else
-			pcp_error("out of memory");
+	if (!k) {
+		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
+	persist_report_begin(root, req, &pr);
 	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
-	if (persist_report_end(root, req, &r, rc == EXIT_OK, &pr) && !rc)
-		rc = EXIT_FAIL;
+	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {

@@ -16,7 +16,6 @@
 
 /* The first line marks the file as ours; we never rewrite one without it. */
 #define PERSIST_HEADER "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
-#define PERSIST_MAX 4096
 
 int persist_read(const struct sysroot *root, struct persisted *p)
 {
@@ -76,50 +75,39 @@ bool persist_same(const struct persisted *a, const struct persisted *b)
 	return true;
 }
 
-int persist_text(const struct persisted *p, char **text)
+bool persist_text(const struct persisted *p, char text[PERSIST_MAX + 1])
 {
 	size_t len = strlen(PERSIST_HEADER);
 	bool any = false;
-	char *t;
 
-	*text = NULL;
+	memcpy(text, PERSIST_HEADER, len + 1);
 	for (int s = 0; s < NSYSCTLS; s++)
-		any |= p->have[s];
-	if (!any)
-		return 0;
-	t = malloc(PERSIST_MAX);
-	if (!t)
-		return -ENOMEM;
-	memcpy(t, PERSIST_HEADER, len + 1);
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (p->have[s])
-			len += (size_t)snprintf(t + len, PERSIST_MAX - len, "vm.%s = %ld\n",
+		if (p->have[s]) {
+			len += (size_t)snprintf(text + len, PERSIST_MAX + 1 - len, "vm.%s = %ld\n",
 						sysctl_name(s), p->value[s]);
-	*text = t;
-	return 0;
+			any = true;
+		}
+	return any;
 }
 
-int persist_file_text(const struct sysroot *root, char **text)
+int persist_file_text(const struct sysroot *root, char text[PERSIST_MAX + 1])
 {
-	char buf[PERSIST_MAX + 1];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	*text = NULL;
 	fd = sysroot_open_nofollow(root, PATH_PERSIST, O_RDONLY | O_NONBLOCK, 0);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return fd;
-	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -1;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, text, PERSIST_MAX + 1) : -1;
 	close(fd);
 	/* Not a file pcpctl wrote: persist_read says why when it matters. */
 	if (n < 0 || n > PERSIST_MAX)
 		return -EPERM;
-	buf[n] = '\0';
-	*text = strdup(buf);
-	return *text ? 0 : -ENOMEM;
+	text[n] = '\0';
+	return 1;
 }
 
 static int write_temp(const char *tmp, const char *text)
@@ -148,24 +136,23 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	char *dir = sysroot_path(root, PATH_SYSCTL_D);
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
-	char *text = NULL, *now = NULL;
+	char text[PERSIST_MAX + 1], now[PERSIST_MAX + 1];
+	bool any = persist_text(p, text);
 	int rc = 0, dfd;
 
-	if (!dir || !path || !tmp || persist_text(p, &text)) {
+	if (!dir || !path || !tmp) {
 		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
 		rc = -ENOMEM;
 		goto out;
 	}
 	/* Rewriting what is there would change nothing but its time and inode. */
-	rc = persist_file_text(root, &now);
-	if (rc == -ENOMEM)
-		goto fail;
-	if (!rc && (text && now ? strcmp(text, now) == 0 : text == now)) {
+	rc = persist_file_text(root, now);
+	if (rc >= 0 && rc == any && (!any || strcmp(text, now) == 0)) {
 		rc = 1;
 		goto out;
 	}
 	rc = 0;
-	if (text) {
+	if (any) {
 		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 			rc = -errno;
@@ -201,8 +188,6 @@ out:
 	free(dir);
 	free(path);
 	free(tmp);
-	free(text);
-	free(now);
 	return rc;
 }
 

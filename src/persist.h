@@ -20,17 +20,20 @@ struct persisted {
 /* 0 (an absent file reads as nothing persisted) or a negative errno after printing why. */
 int persist_read(const struct sysroot *root, struct persisted *p);
 bool persist_same(const struct persisted *a, const struct persisted *b);
+/* The largest file pcpctl reads as its own. */
+#define PERSIST_MAX 4096
+
 /*
- * The file's text for p's settings, malloc'ed in *text; NULL when p holds
- * none (there is to be no file).  0 or -ENOMEM.
+ * The file's text for p's settings, in text: whether p holds any (without,
+ * there is to be no file).
  */
-int persist_text(const struct persisted *p, char **text);
+bool persist_text(const struct persisted *p, char text[PERSIST_MAX + 1]);
 /*
- * The file's text as it is now, malloc'ed in *text, NULL when there is no
- * file; -EPERM for something pcpctl does not manage (a link, a large or
- * special file), else 0 or a negative errno.
+ * The file's text as it is now, in text: 1, or 0 when there is no file;
+ * -EPERM for something pcpctl does not manage (a link, a large or special
+ * file), else a negative errno.
  */
-int persist_file_text(const struct sysroot *root, char **text);
+int persist_file_text(const struct sysroot *root, char text[PERSIST_MAX + 1]);
 /*
  * Replace the file with p's settings, atomically (temp file, fsync, rename,
  * fsync the directory); with none left, remove it.  1 when the file

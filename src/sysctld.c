@@ -213,8 +213,13 @@ static int entry_text(const struct sysroot *root, const struct entry *e,
 
 	*text = NULL;
 	*target = NULL;
-	if (e->ours)
-		return persist_text(ours, text);
+	if (e->ours) {
+		char buf[PERSIST_MAX + 1];
+
+		if (persist_text(ours, buf) && !(*text = strdup(buf)))
+			return -ENOMEM;
+		return 0;
+	}
 	rc = resolve(root, e->dir, e->name, &to);
 	if (rc == -ELOOP) {
 		pcp_warn("%s/%s: too many levels of symbolic links; left out of the boot settings",
@@ -238,6 +243,8 @@ static int entry_text(const struct sysroot *root, const struct entry *e,
 	}
 	if (rc) {
 		free(full);
+		free(*target);
+		*target = NULL;
 		return -ENOMEM;
 	}
 	/* A dangling link reads as nothing; a FIFO or directory holds no assignment. */
@@ -404,10 +411,12 @@ int sysctld_read(const struct sysroot *root, const struct persisted *ours, struc
 		rc = entry_text(root, &e[i], ours, &text, &target);
 		if (rc)
 			break;
-		if (asprintf(&file, "%s%s/%s", root->prefix, e[i].dir, e[i].name) < 0)
+		if (asprintf(&file, "%s%s/%s", root->prefix, e[i].dir, e[i].name) < 0) {
+			file = NULL;
 			rc = -ENOMEM;
-		else if (text)
+		} else if (text) {
 			rc = parse(d, file, target, text);
+		}
 		free(file);
 		free(text);
 		free(target);
