@@ -71,13 +71,18 @@ static int add_entry(struct entry **e, size_t *n, size_t *cap, const char *name,
 }
 
 /* The *.conf names, each from the first directory that has it, sorted by name. */
-static int list_entries(const struct sysroot *root, bool ours, struct entry **out, size_t *nout)
+static int list_entries(const struct sysroot *root, const struct persisted *ours,
+			struct entry **out, size_t *nout)
 {
 	struct entry *e = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
+	bool any = false;
 
-	if (ours)
+	for (int s = 0; ours && s < NSYSCTLS; s++)
+		any |= ours->have[s];
+	/* Without a setting there is to be no file, and the name is free for the others. */
+	if (any)
 		rc = add_entry(&e, &n, &cap, PERSIST_NAME, dirs[0], true);
 	for (size_t d = 0; !rc && d < ARRAY_SIZE(dirs); d++) {
 		char *path = sysroot_path(root, dirs[d]);
@@ -99,7 +104,7 @@ static int list_entries(const struct sysroot *root, bool ours, struct entry **ou
 			if (len < 5 || strcmp(de->d_name + len - 5, ".conf") != 0 ||
 			    taken(e, n, de->d_name))
 				continue;
-			/* Without ours, 90-pcpctl.conf of /etc is taken by nothing or by ours. */
+			/* With ours, /etc's 90-pcpctl.conf is what ours says, whatever is there. */
 			if (ours && d == 0 && strcmp(de->d_name, PERSIST_NAME) == 0)
 				continue;
 			rc = add_entry(&e, &n, &cap, de->d_name, dirs[d], false);
@@ -404,7 +409,7 @@ int sysctld_read(const struct sysroot *root, const struct persisted *ours, struc
 	memset(d, 0, sizeof(*d));
 	for (int s = 0; s < NSYSCTLS; s++)
 		d->key[s].winner = -1;
-	rc = list_entries(root, ours != NULL, &e, &n);
+	rc = list_entries(root, ours, &e, &n);
 	for (size_t i = 0; !rc && i < n; i++) {
 		char *text, *target, *file;
 
