@@ -78,7 +78,7 @@ static void print_boot(const struct sysctld_key *k, const char *name, bool have)
 	const struct sysctld_line *w = k->winner >= 0 ? &k->lines[k->winner] : NULL;
 
 	print_string(PRINT_FP, NULL, "%-35s ", "  at boot:");
-	if (!k->n) {
+	if (!k->n || !k->lines) {
 		print_null(PRINT_JSON, name, "%s", NULL);
 		print_string(PRINT_FP, NULL, "%s\n", "not set in sysctl.d (the kernel's default)");
 		return;
