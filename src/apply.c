@@ -489,7 +489,10 @@ static enum change_status prepare(struct txn *t)
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
-	/* Read first: a file pcpctl may not manage stops the change (or the dry run) before any write. */
+	/*
+	 * Read first: a file pcpctl may not manage stops the change (and the
+	 * dry run) before any write.
+	 */
 	if (t->req->persist != PERSIST_NONE) {
 		if (persist_read(t->k->root, &t->j.persisted))
 			return CHANGE_FAILED;

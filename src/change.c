@@ -171,7 +171,8 @@ static void print_report(const struct change_result *r, const struct change_requ
 		return;
 	if (req && req->persist_only) {
 		if (!dry_run)
-			puts("the kernel was left as it is: --persist-only writes the sysctl.d file only");
+			puts("the kernel was left as it is: --persist-only writes the sysctl.d file "
+			     "only");
 		print_persist_text(root, req, r, pr);
 		if (dry_run)
 			puts("dry run: nothing was written");
