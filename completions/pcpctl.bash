@@ -110,8 +110,8 @@ _pcpctl()
 		--cpu -s --summary --per-cpu --interval --count) ;;
 	status) opts=() ;;
 	rollback) opts=(--discard) ;;
-	set) opts=(--batch --fraction --dry-run --persist) ;;
-	reset) opts=(--dry-run --persist) ;;
+	set) opts=(--batch --fraction --dry-run --persist --persist-only) ;;
+	reset) opts=(--dry-run --persist --persist-only) ;;
 	compare) opts=(--label --csv) ;;
 	plot)
 		# An SVG file only: no --json.
@@ -133,7 +133,7 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
+			--persist --persist-only --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
 			--label --precision --max-duration)
 		;;
 	*) return ;;

@@ -2,10 +2,12 @@
 #include "apply.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "c.h"
 #include "journal.h"
@@ -395,7 +397,7 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era,
 
 		checkpoint(k, "rollback-persist");
 		if (persist_read(k->root, &now) ||
-		    (!persist_same(&now, file) && persist_write(k->root, file)))
+		    (!persist_same(&now, file) && persist_write(k->root, file) < 0))
 			failed = 1;
 	}
 	if (failed) {
@@ -484,26 +486,30 @@ static enum change_status plan(const struct change_request *req, struct change_r
 	return CHANGE_DONE;
 }
 
-/* The sysctl.d file's settings after the change, from what it held before (was). */
-static void persisted_after(const struct change_request *req, const struct expectation *want,
-			    const struct persisted *was, struct persisted *p)
+/* What the sysctl.d file is to hold: was, with the targeted settings set or removed. */
+static void plan_persist(const struct change_request *req, const bool targeted[NSYSCTLS],
+			 const long value[NSYSCTLS], const struct persisted *was,
+			 struct change_result *res)
 {
-	*p = *was;
+	res->persist_to = *was;
 	for (int s = 0; s < NSYSCTLS; s++) {
-		if (!want->targeted[s])
+		if (!targeted[s])
 			continue;
-		p->have[s] = req->persist == PERSIST_SET;
-		p->value[s] = want->value[s];
+		res->persist_to.have[s] = req->persist == PERSIST_SET;
+		res->persist_to.value[s] = value[s];
+		res->persist_keys[s] = true;
 	}
+	res->persist_planned = true;
 }
 
-static int persist(const struct kernel *k, const struct change_request *req,
-		   const struct expectation *want, const struct persisted *was)
+/* 0, or a negative errno after saying why; a file already so is left alone. */
+static int persist(const struct kernel *k, struct change_result *res)
 {
-	struct persisted p;
+	int rc = persist_write(k->root, &res->persist_to);
 
-	persisted_after(req, want, was, &p);
-	return persist_write(k->root, &p);
+	res->persisted = rc == 0;
+	res->persist_kept = rc == 1;
+	return rc < 0 ? rc : 0;
 }
 
 /* What the steps of transact() hand on to each other. */
@@ -547,21 +553,15 @@ static enum change_status prepare(struct txn *t)
 		rc = predict(t->k, t->era, &t->want, res, &res->zi_before, false);
 	if (rc)
 		return CHANGE_FAILED;
-	/* Read first: a file pcpctl may not manage stops the change before any write. */
+	/*
+	 * Read first: a file pcpctl may not manage stops the change (and the
+	 * dry run) before any write.
+	 */
 	if (t->req->persist != PERSIST_NONE) {
-		if (persist_read_text(t->k->root, &t->j.persisted, &res->persist_before))
+		if (persist_read(t->k->root, &t->j.persisted))
 			return CHANGE_FAILED;
 		t->j.persist = true;
-		res->persist_read = true;
-		if (t->req->dry_run) {
-			struct persisted p;
-
-			persisted_after(t->req, &t->want, &t->j.persisted, &p);
-			if (persist_text(&p, &res->persist_after)) {
-				pcp_error("out of memory");
-				return CHANGE_FAILED;
-			}
-		}
+		plan_persist(t->req, t->want.targeted, t->want.value, &t->j.persisted, res);
 	}
 	return CHANGE_DONE;
 }
@@ -628,14 +628,13 @@ static enum change_status verify_writes(struct txn *t)
 static enum change_status persist_settings(struct txn *t)
 {
 	checkpoint(t->k, "persist");
-	if (persist(t->k, t->req, &t->want, &t->j.persisted)) {
+	if (persist(t->k, t->res)) {
 		/* The rename may have happened before the failure: put the file back too. */
 		t->file = &t->j.persisted;
 		t->done = t->res->nwrites;
 		zoneinfo_free(&t->res->zi_after);
 		return CHANGE_FAILED;
 	}
-	t->res->persisted = true;
 	return CHANGE_DONE;
 }
 
@@ -673,6 +672,8 @@ static enum change_status undo(struct txn *t)
 
 	res->changed = false;
 	res->verified = false;
+	res->persisted = false;
+	res->persist_kept = false;
 	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
@@ -719,6 +720,76 @@ static void read_back(struct kernel *k, struct change_result *res)
 	}
 }
 
+/* Whether this process may replace files in /etc/sysctl.d (or create it): 0 or CHANGE_NO_ACCESS. */
+static enum change_status sysctl_d_access(const struct sysroot *root)
+{
+	const char *dir = sysroot_exists(root, PATH_SYSCTL_D) ? PATH_SYSCTL_D : "/etc";
+	char *path = sysroot_path(root, dir);
+	int rc;
+
+	if (!path) {
+		pcp_error("out of memory");
+		return CHANGE_FAILED;
+	}
+	rc = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? errno : 0;
+	if (rc)
+		pcp_error("cannot write to %s: %s%s", path, strerror(rc),
+			  rc == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
+	free(path);
+	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
+}
+
+/*
+ * --persist-only: the sysctl.d file alone, under the lock.  The kernel's
+ * settings are read for the report, never written; a setting this kernel
+ * lacks may still be persisted for the kernel it boots next.
+ */
+static enum change_status persist_only(struct kernel *k, const struct change_request *req,
+				       struct change_result *res)
+{
+	bool targeted[NSYSCTLS] = { false };
+	long value[NSYSCTLS] = { 0 };
+	enum pcp_sysctl fs;
+	struct persisted was;
+	enum change_status st;
+	int lock = -1, rc;
+
+	if ((st = read_settings(k, res)))
+		return st;
+	fs = fraction_sysctl(res->have);
+	/* A reset removes every pcp setting from the file, as it holds nothing else. */
+	for (int s = 0; s < NSYSCTLS; s++)
+		targeted[s] = req->reset;
+	if (req->set_batch) {
+		targeted[SYSCTL_BATCH] = true;
+		value[SYSCTL_BATCH] = req->batch;
+	}
+	if (req->set_fraction) {
+		targeted[fs] = true;
+		value[fs] = req->fraction;
+	}
+	for (int s = 0; s < NSYSCTLS && !req->reset; s++)
+		if (targeted[s] && !res->have[s])
+			pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
+				 "that has it boots", sysctl_name(s));
+	if (!req->dry_run && ((st = sysctl_d_access(k->root)) ||
+			      (lock = lock_acquire(k->root)) < 0))
+		return st ? st : CHANGE_FAILED;
+	/* A change left half done would put the file back when it is rolled back. */
+	rc = req->dry_run ? journal_exists(k->root) : journal_tidy(k->root);
+	if (rc)
+		st = rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
+	else if (persist_read(k->root, &was))
+		st = CHANGE_FAILED;
+	if (!st) {
+		plan_persist(req, targeted, value, &was, res);
+		if (!req->dry_run && persist(k, res))
+			st = CHANGE_FAILED;
+	}
+	lock_release(lock);
+	return st;
+}
+
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res)
 {
@@ -729,6 +800,8 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (req->persist_only)
+		return persist_only(k, req, res);
 	/*
 	 * A missing interface or privilege is reported before the lock is
 	 * taken (creating it needs privilege too); transact() plans again
@@ -756,12 +829,6 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	/* A dry run that could go ahead reports what it would write. */
 	if (!req->dry_run || st != CHANGE_DONE)
 		read_back(k, res);
-	if (!req->dry_run && res->persist_read) {
-		struct persisted now;
-
-		/* Unreadable now (said why): reported as null. */
-		persist_read_text(k->root, &now, &res->persist_after);
-	}
 	return st;
 }
 
@@ -1010,8 +1077,5 @@ void apply_result_free(struct change_result *res)
 	zoneinfo_free(&res->zi_before);
 	zoneinfo_free(&res->zi_after);
 	free(res->expected);
-	free(res->persist_before);
-	free(res->persist_after);
 	res->expected = NULL;
-	res->persist_before = res->persist_after = NULL;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "kernel.h"
+#include "persist.h"
 #include "zoneinfo.h"
 
 enum persist_mode { PERSIST_NONE, PERSIST_SET, PERSIST_REMOVE };
@@ -40,6 +41,11 @@ struct change_request {
 	bool dry_run;
 	enum persist_mode persist;
 	/*
+	 * Only the sysctl.d file: the kernel is read, never written, and need
+	 * not have the sysctls (it may be the kernel before a reboot).
+	 */
+	bool persist_only;
+	/*
 	 * The caller holds the lock and a journal of the original values
 	 * (apply_session_begin): take neither, the session's journal covers
 	 * a crash.
@@ -67,6 +73,13 @@ struct change_result {
 	struct planned_write writes[NSYSCTLS];
 	size_t nwrites;
 	bool changed, verified, rolled_back, persisted;
+	/* With persist: the settings the sysctl.d file is to hold, once read. */
+	bool persist_planned;
+	struct persisted persist_to;
+	/* The keys the change sets or removes there. */
+	bool persist_keys[NSYSCTLS];
+	/* The file already held persist_to: left alone (persisted is false). */
+	bool persist_kept;
 	/* Left at the value another writer set (after[] holds it) instead of restored. */
 	bool foreign[NSYSCTLS];
 	/* 6.7-6.12 print no high_min/high_max and set high lazily. */
@@ -75,13 +88,6 @@ struct change_result {
 	/* Every populated zone, dry run or not; nexpected is 0 when the change stopped before. */
 	struct zone_expect *expected;
 	size_t nexpected;
-	/*
-	 * With --persist, the sysctl.d file's text before and after (a dry
-	 * run's: what it would write); NULL for no file, and for both when
-	 * the change stopped before the file was read (persist_read false).
-	 */
-	bool persist_read;
-	char *persist_before, *persist_after;
 };
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,

@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
+#include "persist_report.h"
 #include "report.h"
 #include "status.h"
 #include "sysroot.h"
@@ -157,55 +158,6 @@ static void print_expected(const struct change_result *r)
 	close_json_array();
 }
 
-static void print_string_or_null(const char *key, const char *value)
-{
-	if (value)
-		print_string(PRINT_JSON, key, "%s", value);
-	else
-		print_null(PRINT_JSON, key, "%s", "");
-}
-
-/* With --persist, the sysctl.d file's text before and after; else null. */
-static void print_persist_json(const struct sysroot *root, const struct change_result *r,
-			       bool asked)
-{
-	if (!asked) {
-		print_null(PRINT_JSON, "persist", "%s", "");
-		return;
-	}
-	open_json_object("persist");
-	print_string(PRINT_JSON, "path", "%s", sysroot_name(root, PATH_PERSIST));
-	print_string_or_null("before", r->persist_before);
-	print_string_or_null("after", r->persist_after);
-	close_json_object();
-}
-
-static void print_file_text(const char *label, const char *text)
-{
-	printf("  %s:%s\n", label, text ? "" : " no file");
-	for (const char *line = text; line && *line;) {
-		size_t len = strcspn(line, "\n");
-
-		printf("    %.*s\n", (int)len, line);
-		line += len + (line[len] == '\n');
-	}
-}
-
-/* What a dry run of --persist would make of the sysctl.d file. */
-static void print_persist_dry(const struct sysroot *root, const struct change_result *r)
-{
-	const char *b = r->persist_before, *a = r->persist_after;
-
-	printf("%s:\n", sysroot_name(root, PATH_PERSIST));
-	print_file_text("now", b);
-	if ((!a && !b) || (a && b && strcmp(a, b) == 0))
-		puts("  after the change: unchanged");
-	else if (!a)
-		puts("  after the change: removed, no pcp setting is left to persist");
-	else
-		print_file_text("after the change", a);
-}
-
 /* Every warning and note this run printed on stderr, recorded since msg_record(true). */
 static void print_warnings(void)
 {
@@ -232,26 +184,14 @@ static bool print_foreign(const struct change_result *r)
 	return any;
 }
 
-/* What became of the sysctl.d file, as it is now; had_file: whether it was there before. */
-static void print_persisted(const struct sysroot *root, bool had_file)
-{
-	if (sysroot_exists(root, PATH_PERSIST))
-		printf("persisted in %s\n", sysroot_name(root, PATH_PERSIST));
-	else if (had_file)
-		printf("removed %s: no pcp setting is left to persist\n",
-		       sysroot_name(root, PATH_PERSIST));
-	else
-		printf("nothing to persist: there is no %s\n", sysroot_name(root, PATH_PERSIST));
-}
-
 /*
- * The report of set and reset (req), or without req of rollback, in text or
- * JSON; rc is the exit code it goes with, had_file whether the sysctl.d
- * file was there before.
+ * The report of set and reset (req and pr) and rollback (NULL), in text or
+ * JSON; rc is the exit code it goes with.
  */
 static void print_report(const struct change_result *r, const struct change_request *req,
-			 const struct sysroot *root, int rc, bool had_file)
+			 const struct sysroot *root, int rc, const struct persist_report *pr)
 {
+	static const struct persist_report none;
 	bool dry_run = req && req->dry_run;
 	bool foreign;
 
@@ -271,21 +211,27 @@ static void print_report(const struct change_result *r, const struct change_requ
 			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
 		}
 	}
-	if (req)
-		print_expected(r);
+	print_expected(r);
 	print_bool(PRINT_JSON, "verified", "%s", r->verified);
 	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
 	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
-	if (req)
-		print_persist_json(root, r, req->persist != PERSIST_NONE);
+	print_persist_json(root, pr ? pr : &none);
 	print_warnings();
 	if (is_json_context())
 		return;
+	if (req && req->persist_only) {
+		if (!dry_run)
+			puts("the kernel was left as it is: --persist-only writes the sysctl.d file "
+			     "only");
+		print_persist_text(root, req, r, pr);
+		if (dry_run)
+			puts("dry run: nothing was written");
+		return;
+	}
 	if (dry_run) {
 		puts("expected per zone (now -> after the change):");
 		print_zones(r);
-		if (req->persist != PERSIST_NONE)
-			print_persist_dry(root, r);
+		print_persist_text(root, req, r, pr);
 		puts("dry run: nothing was written");
 		return;
 	}
@@ -310,14 +256,14 @@ static void print_report(const struct change_result *r, const struct change_requ
 	if (r->high_unconfirmed && !r->rolled_back && !r->changed && rc != EXIT_ROLLBACK)
 		puts("note: this kernel (6.7-6.12) sets high lazily and prints no high_min/high_max, "
 		     "so zoneinfo cannot confirm a fraction; the sysctl reads back as set");
-	if (r->persisted)
-		print_persisted(root, had_file);
+	if (req)
+		print_persist_text(root, req, r, pr);
 }
 
 static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
 	struct kernel *k = kernel_open(root);
-	bool had_file = req->persist != PERSIST_NONE && sysroot_exists(root, PATH_PERSIST);
+	struct persist_report pr;
 	struct change_result r;
 	int rc;
 
@@ -326,28 +272,43 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		return EXIT_FAIL;
 	}
 	msg_record(true);
+	persist_report_begin(root, req, &pr);
 	rc = change_exit(root, apply_change(k, req, &r));
 	k->ops->close(k);
+	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
 	    (json || rc != EXIT_FAIL || r.rolled_back)) {
 		new_json_obj(json);
-		print_report(&r, req, root, rc, had_file);
+		print_report(&r, req, root, rc, &pr);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
 	msg_record(false);
+	persist_report_free(&pr);
 	apply_result_free(&r);
 	return rc;
+}
+
+static int persist_usage(const struct change_opts *o)
+{
+	if (!o->persist || !o->persist_only)
+		return EXIT_OK;
+	pcp_error("--persist and --persist-only are mutually exclusive: --persist changes the "
+		  "kernel and the sysctl.d file, --persist-only the file alone");
+	return EXIT_USAGE;
 }
 
 int cmd_set(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
-		.dry_run = o->dry_run, .persist = o->persist ? PERSIST_SET : PERSIST_NONE,
+		.dry_run = o->dry_run, .persist_only = o->persist_only,
+		.persist = o->persist || o->persist_only ? PERSIST_SET : PERSIST_NONE,
 	};
 	int rc;
 
+	if ((rc = persist_usage(o)))
+		return rc;
 	if (!o->batch && !o->fraction) {
 		pcp_error("set needs --batch N, --fraction N or both; see pcpctl --help");
 		return EXIT_USAGE;
@@ -370,10 +331,13 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 int cmd_reset(const struct sysroot *root, const struct change_opts *o)
 {
 	struct change_request req = {
-		.reset = true, .dry_run = o->dry_run,
-		.persist = o->persist ? PERSIST_REMOVE : PERSIST_NONE,
+		.reset = true, .dry_run = o->dry_run, .persist_only = o->persist_only,
+		.persist = o->persist || o->persist_only ? PERSIST_REMOVE : PERSIST_NONE,
 	};
+	int rc = persist_usage(o);
 
+	if (rc)
+		return rc;
 	if (o->batch || o->fraction) {
 		pcp_error("reset takes no --batch or --fraction: it restores both defaults");
 		return EXIT_USAGE;
@@ -481,7 +445,7 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
-		print_report(&r, NULL, root, rc, false);
+		print_report(&r, NULL, root, rc, NULL);
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK && !r.rolled_back)

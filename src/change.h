@@ -11,7 +11,7 @@ struct sysroot;
 
 struct change_opts {
 	const char *batch, *fraction;	/* as given on the command line */
-	bool dry_run, persist, json;
+	bool dry_run, persist, persist_only, json;
 };
 
 int cmd_set(const struct sysroot *root, const struct change_opts *o);

@@ -43,6 +43,7 @@ static struct {
 	const char *sysroot;
 	const char *export_file;
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
+	int persist_only;
 	int help, version;
 } opt;
 
@@ -81,12 +82,14 @@ static struct poptOption set_options[] = {
 	{ "fraction", '\0', POPT_ARG_STRING, &opt.change.fraction, 0, NULL, NULL },
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &opt.persist_only, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
 static struct poptOption reset_options[] = {
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	{ "persist", '\0', POPT_ARG_NONE, &opt.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &opt.persist_only, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -166,6 +169,7 @@ static void change_flags(void)
 	opt.change.json = opt.json;
 	opt.change.dry_run = opt.dry_run;
 	opt.change.persist = opt.persist;
+	opt.change.persist_only = opt.persist_only;
 }
 
 static int run_set(const struct sysroot *root, char *const *args)
@@ -258,13 +262,13 @@ static const struct command {
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
 	  show_columns_help, false, false, NULL },
 	{ "status", run_status, no_options,
-	  "kernel release and the pcp sysctls this kernel has",
+	  "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
 	  NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
-	  "[--batch N] [--fraction N] [--dry-run] [--persist] [options]",
+	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
 	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
 	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
@@ -273,15 +277,18 @@ static const struct command {
 	  "                      --persist file) and print what it would give each zone;\n"
 	  "                      write nothing\n"
 	  "     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
+	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
+	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
-	  "[--dry-run] [--persist] [options]",
+	  "[--dry-run] [--persist[-only]] [options]",
 	  "     --dry-run        check all the change needs (access, lock, journal, the\n"
 	  "                      --persist file) and print what it would give each zone;\n"
 	  "                      write nothing\n"
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
+	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
 	  NULL, true, false, NULL },
 	{ "rollback", run_rollback, rollback_options,

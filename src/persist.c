@@ -16,14 +16,8 @@
 
 /* The first line marks the file as ours; we never rewrite one without it. */
 #define PERSIST_HEADER "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
-#define PERSIST_MAX 4096
 
 int persist_read(const struct sysroot *root, struct persisted *p)
-{
-	return persist_read_text(root, p, NULL);
-}
-
-int persist_read_text(const struct sysroot *root, struct persisted *p, char **text)
 {
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char buf[PERSIST_MAX + 1], *line, *save;
@@ -32,8 +26,6 @@ int persist_read_text(const struct sysroot *root, struct persisted *p, char **te
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	if (text)
-		*text = NULL;
 	if (!path) {
 		pcp_error("out of memory");
 		return -ENOMEM;
@@ -59,11 +51,6 @@ int persist_read_text(const struct sysroot *root, struct persisted *p, char **te
 		return -EPERM;
 	}
 	buf[n] = '\0';
-	if (text && !(*text = strdup(buf))) {
-		pcp_error("cannot read %s: out of memory", path);
-		free(path);
-		return -ENOMEM;
-	}
 	for (line = strtok_r(buf + strlen(PERSIST_HEADER), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char key[64];
@@ -88,45 +75,58 @@ bool persist_same(const struct persisted *a, const struct persisted *b)
 	return true;
 }
 
-int persist_text(const struct persisted *p, char **text)
+bool persist_text(const struct persisted *p, char text[PERSIST_MAX + 1])
 {
 	size_t len = strlen(PERSIST_HEADER);
 	bool any = false;
 
-	*text = NULL;
+	memcpy(text, PERSIST_HEADER, len + 1);
 	for (int s = 0; s < NSYSCTLS; s++)
-		any |= p->have[s];
-	if (!any)
-		return 0;
-	*text = malloc(PERSIST_MAX);
-	if (!*text)
-		return -ENOMEM;
-	memcpy(*text, PERSIST_HEADER, len + 1);
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (p->have[s])
-			len += (size_t)snprintf(*text + len, PERSIST_MAX - len, "vm.%s = %ld\n",
+		if (p->have[s]) {
+			len += (size_t)snprintf(text + len, PERSIST_MAX + 1 - len, "vm.%s = %ld\n",
 						sysctl_name(s), p->value[s]);
-	return 0;
+			any = true;
+		}
+	return any;
+}
+
+int persist_file_text(const struct sysroot *root, char text[PERSIST_MAX + 1])
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = sysroot_open_nofollow(root, PATH_PERSIST, O_RDONLY | O_NONBLOCK, 0);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, text, PERSIST_MAX + 1) : -1;
+	close(fd);
+	/* Not a file pcpctl wrote: persist_read says why when it matters. */
+	if (n < 0 || n > PERSIST_MAX)
+		return -EPERM;
+	text[n] = '\0';
+	return 1;
 }
 
 static int write_temp(const char *tmp, const char *text)
 {
-	FILE *f;
+	size_t len = strlen(text);
+	ssize_t n;
 	int fd, rc = 0;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
+	n = write(fd, text, len);
+	if (n < 0)
 		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	fputs(text, f);
-	if (fflush(f) != 0 || fsync(fd) < 0)
+	else if ((size_t)n != len)
+		rc = -ENOSPC;
+	if (!rc && fsync(fd) < 0)
 		rc = -errno;
-	if (fclose(f) != 0 && !rc)
+	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	return rc;
 }
@@ -136,15 +136,23 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 	char *dir = sysroot_path(root, PATH_SYSCTL_D);
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
-	char *text = NULL;
+	char text[PERSIST_MAX + 1], now[PERSIST_MAX + 1];
+	bool any = persist_text(p, text);
 	int rc = 0, dfd;
 
-	if (!dir || !path || !tmp || persist_text(p, &text)) {
+	if (!dir || !path || !tmp) {
 		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (text) {
+	/* Rewriting what is there would change nothing but its time and inode. */
+	rc = persist_file_text(root, now);
+	if (rc >= 0 && rc == any && (!any || strcmp(text, now) == 0)) {
+		rc = 1;
+		goto out;
+	}
+	rc = 0;
+	if (any) {
 		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 			rc = -errno;
@@ -177,7 +185,6 @@ int persist_write(const struct sysroot *root, const struct persisted *p)
 fail:
 	pcp_error("cannot write %s: %s", path, strerror(-rc));
 out:
-	free(text);
 	free(dir);
 	free(path);
 	free(tmp);

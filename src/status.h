@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* pcpctl status: the kernel release and its pcp interfaces. */
+/* pcpctl status: the kernel release, its pcp interfaces and what sysctl.d sets at boot. */
 #ifndef PCPCTL_STATUS_H
 #define PCPCTL_STATUS_H
 
@@ -16,5 +16,15 @@ int cmd_status(const struct sysroot *root, bool json);
  */
 void print_settings(const char *key, const bool *have, const long *value);
 void print_sysctl_label(const char *name);
+
+struct sysctld_line;
+/*
+ * A sysctl.d line as a JSON object {"key", "file", "target", "value"}, key
+ * as the caller names it (status: as written; set: the sysctl); and in
+ * text "VALUE, from FILE" (from) or "VALUE in FILE", with " -> TARGET" for
+ * a link and the key as written for a glob or an exclusion.
+ */
+void print_sysctld_line(const char *key, const struct sysctld_line *l);
+void print_sysctld_where(const struct sysctld_line *l, bool from);
 
 #endif
