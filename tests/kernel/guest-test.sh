@@ -405,6 +405,18 @@ unchanged() { # OLD_SYSCTL_VALUE : batch sysctl and pagesets as in /tmp/ref.tbl
 	return 1
 }
 
+# sweep_2d_points : /tmp/sweep.json has a point with a positive high for each
+# of batch 63 and 310 with 2 and 4 tasks, in that order, a best per task
+# count, and says the settings were restored
+sweep_2d_points() {
+	tr -d ' \t\n' </tmp/sweep.json >/tmp/sweep.min
+	_p=$(grep -o '"value":[0-9]*,"tasks":[0-9]*,"high":[0-9a-z]*' /tmp/sweep.min |
+		awk -F'[:,]' '$6 > 0 { printf "%s/%s ", $2, $4 }')
+	[ "$_p" = "63/2 63/4 310/2 310/4 " ] || { WHY="points (value/tasks with a high > 0): '$_p'"; return 1; }
+	grep -q '"best_by_tasks":\[{"tasks":2,.*},{"tasks":4,' /tmp/sweep.min || { WHY="no best for 2 and 4 tasks"; return 1; }
+	grep -q '"restored":true' /tmp/sweep.min || { WHY="not restored"; return 1; }
+}
+
 # ---------------------------------------------------------------------------
 echo "# kernel $(uname -r), $KT_KIND $KT_SERIES, $(nproc) cpus, nodes: $(ls -d /sys/devices/system/node/node* | sed 's/.*node//' | tr '\n' ' ')"
 zi_table >/tmp/boot.tbl
@@ -611,6 +623,17 @@ if [ "$KT_KIND" = patched ]; then
 			run pcpctl sweep --batch 31,63,310 --duration 1 --warmup 0 --runs 1 --json
 			check pcpctl-sweep-exit rc_is 0
 			check pcpctl-sweep-restores unchanged 0
+			# the kernel mail's two batches at two task counts
+			zi_table >/tmp/ref.tbl
+			echo "# \$ pcpctl sweep --batch 63,310 --tasks 2,4 --duration 0.5 --warmup 0 --runs 1 --json"
+			pcpctl sweep --batch 63,310 --tasks 2,4 --duration 0.5 --warmup 0 --runs 1 --json \
+				>/tmp/sweep.json 2>/tmp/out
+			RC=$?
+			sed 's/^/# /' /tmp/sweep.json /tmp/out
+			echo "# [exit $RC]"
+			check pcpctl-sweep-2d-exit rc_is 0
+			check pcpctl-sweep-2d-points sweep_2d_points
+			check pcpctl-sweep-2d-restores unchanged 0
 		else
 			skip pcpctl-sweep "pcpctl sweep --help fails or does not describe --duration (no sweep command yet)"
 		fi
