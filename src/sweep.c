@@ -103,8 +103,8 @@ struct point {
 	bool has_ci;		/* ci_pct holds the 95% interval of the Hmean */
 	double ci_pct;		/* its half-width, percent of the Hmean */
 	double seconds;		/* time measured: page_fault1's samples, a COMMAND's runs */
-	bool has_lock;		/* lock_pct was sampled */
-	double lock_pct;	/* share of cpu-clock samples in the spinlock slowpath */
+	bool has_lock;		/* lock was sampled */
+	struct lockprof_share lock;	/* shares of cpu-clock samples in the spinlock slowpath */
 	bool measured;
 };
 
@@ -502,7 +502,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		free(samples);
 	}
 	if (o->lockprof) {
-		int lrc = lockprof_stop(o->lockprof, &pt->lock_pct);
+		int lrc = lockprof_stop(o->lockprof, &pt->lock);
 
 		pt->has_lock = lrc == 0;
 		if (lrc && lrc != -ENODATA && !rc)
@@ -563,9 +563,10 @@ static void print_header(const struct sweep_opts *o, const struct plan *p)
 	printf(", %ld run%s per point", p->runs, p->runs == 1 ? "" : "s");
 	if (p->pinned)
 		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
-	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %12s %12s %10s %s\n",
+	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %7s %6s %12s %12s %10s %s\n",
 	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
-	       "CHANGE%", "LOCK%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
+	       "CHANGE%", "LOCK%", "REFILL%", "DRAIN%", "PGALLOC", "PGFREE", "PGFAULT",
+	       "DISTURBED");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -585,7 +586,15 @@ static void print_row(const struct point *pt, const struct point *first)
 		printf("%7s", "-");
 	printf(" %+8.1f", change);
 	if (pt->has_lock)
-		printf(" %6.2f", pt->lock_pct);
+		printf(" %6.2f", pt->lock.lock_pct);
+	else
+		printf(" %6s", "-");
+	if (pt->has_lock && pt->lock.has_refill)
+		printf(" %7.2f", pt->lock.refill_pct);
+	else
+		printf(" %7s", "-");
+	if (pt->has_lock && pt->lock.has_drain)
+		printf(" %6.2f", pt->lock.drain_pct);
 	else
 		printf(" %6s", "-");
 	printf(" %12llu %12llu %10llu %s\n", pt->load.pgalloc, pt->load.pgfree,
@@ -611,7 +620,11 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
-		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock_pct);
+		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock.lock_pct);
+		print_double_or_null("lock_refill_pct", "%.3f", pt->has_lock && pt->lock.has_refill,
+				     pt->lock.refill_pct);
+		print_double_or_null("lock_drain_pct", "%.3f", pt->has_lock && pt->lock.has_drain,
+				     pt->lock.drain_pct);
 		print_double_or_null("ci95_pct", "%.3f", pt->has_ci, pt->ci_pct);
 		print_double(PRINT_JSON, "seconds", o_command ? "%.3f" : "%.1f", pt->seconds);
 		open_json_array("samples");
@@ -849,6 +862,9 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (!o->lockprof)
 		pcp_warn("zone lock contention is not sampled (LOCK%% and lock_pct are null): %s",
 			 o->lockprof_why ? o->lockprof_why : "not asked for");
+	else if (lockprof_callers_why(o->lockprof))
+		pcp_warn("zone lock contention is not put down to the pcp refill or drain "
+			 "(null REFILL%% or DRAIN%%): %s", lockprof_callers_why(o->lockprof));
 	catch_signals();
 	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)

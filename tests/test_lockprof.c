@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_lockprof.c - the slowpaths located in kallsyms text, as the kernel
- * prints it to root (addresses) and to others (zeros)
+ * test_lockprof.c - the slowpaths and the pcp refill and drain located in
+ * kallsyms text, as the kernel prints it to root (addresses) and to others
+ * (zeros); samples put down to them by their callchains
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,9 +16,184 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
 #include <cmocka.h>
 
 #include "lockprof.h"
+#include "sysroot.h"
+
+static char *fixture(const char *name)
+{
+	char path[512];
+	char *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/kallsyms/%s", FIXTURE_DIR, name);
+	assert_int_equal(read_whole_file(path, &text, &len), 0);
+	return text;
+}
+
+/* Debian's 6.1.0-57-cloud-amd64 under QEMU: every function is there. */
+static void test_find_debian_6_1(void **state)
+{
+	char *text = fixture("debian-6.1-4cpu-2node.kallsyms");
+	struct lockprof_range r;
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_true(r.lo[LOCKPROF_NATIVE] == 0xffffffff88c186e0ULL);
+	assert_true(r.hi[LOCKPROF_NATIVE] == 0xffffffff88c18980ULL);
+	assert_true(r.lo[LOCKPROF_PV] == 0xffffffff88c18980ULL);
+	assert_true(r.hi[LOCKPROF_PV] == 0xffffffff88c18cf0ULL);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff884e4b90ULL);
+	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff884e5160ULL);
+	assert_true(r.lo[LOCKPROF_DRAIN] == 0xffffffff884e2700ULL);
+	assert_true(r.hi[LOCKPROF_DRAIN] == 0xffffffff884e29e0ULL);
+	free(text);
+}
+
+/* This machine's 6.18: rmqueue_bulk is inlined, __pfx_ padding symbols end each function. */
+static void test_find_live_6_18(void **state)
+{
+	char *text = fixture("live-6.18-2cpu.kallsyms");
+	struct lockprof_range r;
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_true(r.lo[LOCKPROF_NATIVE] == 0xffffffff82203af0ULL);
+	assert_true(r.hi[LOCKPROF_NATIVE] == 0xffffffff82203de0ULL);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0 && r.hi[LOCKPROF_REFILL] == 0);
+	assert_true(r.lo[LOCKPROF_DRAIN] == 0xffffffff81618530ULL);
+	assert_true(r.hi[LOCKPROF_DRAIN] == 0xffffffff816187d0ULL);
+	free(text);
+}
+
+/* A clone stands for its function; a cold part, listed first, does not. */
+static void test_find_clones(void **state)
+{
+	static const char text[] =
+		"ffffffff81000100 t rmqueue_bulk.cold\n"
+		"ffffffff81000200 t rmqueue_bulk_stats\n"
+		"ffffffff81000300 t rmqueue_bulk.constprop.0\n"
+		"ffffffff81000400 t rmqueue\n"
+		"ffffffff81000500 T native_queued_spin_lock_slowpath\n"
+		"ffffffff81000600 T queued_read_lock_slowpath\n";
+	struct lockprof_range r;
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000300ULL);
+	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff81000400ULL);
+	assert_true(r.lo[LOCKPROF_DRAIN] == 0);
+}
+
+/* A sample record's body: the IP, then nr and the callchain. */
+struct body {
+	uint64_t w[8];
+	size_t len;
+};
+
+static struct body sample(uint64_t ip, size_t n, const uint64_t *chain)
+{
+	struct body b = { .w = { ip, n }, .len = (2 + n) * sizeof(uint64_t) };
+
+	assert_true(n <= 6);
+	memcpy(&b.w[2], chain, n * sizeof(*chain));
+	return b;
+}
+
+/* Samples as a 6.1 guest's kernel would take them, against the Debian 6.1 fixture. */
+static void test_attribute(void **state)
+{
+	const uint64_t kernel = (uint64_t)PERF_CONTEXT_KERNEL;
+	const uint64_t native = 0xffffffff88c186e0ULL, pv = 0xffffffff88c18980ULL;
+	const uint64_t refill = 0xffffffff884e4b90ULL, drain = 0xffffffff884e2700ULL;
+	const uint64_t spin_lock = 0xffffffff88c17000ULL;	/* _raw_spin_lock: outside all */
+	const uint64_t drain_zone_pages = 0xffffffff884e5160ULL;	/* where rmqueue_bulk ends */
+	char *text = fixture("debian-6.1-4cpu-2node.kallsyms");
+	struct lockprof_counts c = { 0 };
+	struct lockprof_share s;
+	struct lockprof_range r;
+	const struct {
+		uint64_t ip;
+		size_t n;
+		uint64_t chain[6];
+	} samples[] = {
+		/* contention under a refill, in either slowpath */
+		{ native + 0x40, 5, { kernel, native + 0x40, spin_lock + 0x10, refill + 0x1a3, 0xffffffff884e6000ULL } },
+		{ pv + 0x10, 4, { kernel, pv + 0x10, spin_lock, refill } },
+		/* under a drain, reached through a refill's caller: the nearer counts */
+		{ native + 0x80, 5, { kernel, native + 0x80, drain + 0x2d0, refill + 8, 0xffffffff884e6000ULL } },
+		{ native + 0x80, 3, { kernel, native + 0x80, drain + 0x2df } },
+		/* contention elsewhere: right after rmqueue_bulk, before free_pcppages_bulk */
+		{ native, 3, { kernel, native, drain_zone_pages } },
+		{ native, 3, { kernel, native, drain - 1 } },
+		/* no contention, although under a refill and right after a slowpath */
+		{ refill + 0x20, 3, { kernel, refill + 0x20, 0xffffffff884e6000ULL } },
+		{ 0xffffffff88c18cf0ULL, 3, { kernel, 0xffffffff88c18cf0ULL, refill } },
+		/* a user-space sample: no kernel callchain */
+		{ 0x55d0c0de1234ULL, 0, { 0 } },
+		{ 0x55d0c0de1234ULL, 1, { (uint64_t)PERF_CONTEXT_USER } },
+	};
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct body b = sample(samples[i].ip, samples[i].n, samples[i].chain);
+
+		assert_int_equal(lockprof_count(&r, b.w, b.len, true, &c), 0);
+	}
+	assert_true(c.total == 10 && c.lock == 6 && c.refill == 2 && c.drain == 2);
+	assert_int_equal(lockprof_share(&r, &c, true, &s), 0);
+	assert_true(s.lock_pct == 60.0 && s.refill_pct == 20.0 && s.drain_pct == 20.0);
+	assert_true(s.has_refill && s.has_drain);
+	free(text);
+}
+
+/* Without callchains the lock share stands, the shares by caller are null. */
+static void test_attribute_no_chains(void **state)
+{
+	char *text = fixture("live-6.18-2cpu.kallsyms");
+	struct lockprof_counts c = { 0 };
+	struct lockprof_share s;
+	struct lockprof_range r;
+	const uint64_t ips[] = { 0xffffffff82203af0ULL, 0xffffffff81618530ULL, 0xffffffff82203de0ULL,
+				 0xffffffff82203ddfULL };
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_int_equal(lockprof_share(&r, &c, false, &s), -ENODATA);
+	for (size_t i = 0; i < sizeof(ips) / sizeof(ips[0]); i++)
+		assert_int_equal(lockprof_count(&r, &ips[i], sizeof(ips[i]), false, &c), 0);
+	assert_true(c.total == 4 && c.lock == 2 && c.refill == 0 && c.drain == 0);
+	assert_int_equal(lockprof_share(&r, &c, false, &s), 0);
+	assert_true(s.lock_pct == 50.0 && !s.has_refill && !s.has_drain);
+	/* with chains, only the inlined refill is null */
+	assert_int_equal(lockprof_share(&r, &c, true, &s), 0);
+	assert_true(!s.has_refill && s.has_drain);
+	free(text);
+}
+
+/* A body shorter than it says counts nothing. */
+static void test_count_short(void **state)
+{
+	static const char text[] = "ffffffff81000500 T native_queued_spin_lock_slowpath\n"
+				   "ffffffff81000600 T queued_read_lock_slowpath\n";
+	const uint64_t chain[2] = { (uint64_t)PERF_CONTEXT_KERNEL, 0xffffffff81000500ULL };
+	struct lockprof_counts c = { 0 };
+	struct lockprof_range r;
+	struct body b = sample(0xffffffff81000500ULL, 2, chain);
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_int_equal(lockprof_count(&r, b.w, b.len - 1, true, &c), -EBADMSG);
+	assert_int_equal(lockprof_count(&r, b.w, sizeof(uint64_t), true, &c), -EBADMSG);
+	assert_int_equal(lockprof_count(&r, b.w, 4, false, &c), -EBADMSG);
+	b.w[1] = UINT64_MAX;
+	assert_int_equal(lockprof_count(&r, b.w, b.len, true, &c), -EBADMSG);
+	assert_true(c.total == 0 && c.lock == 0);
+}
 
 /* Lines as a 6.1 x86_64 guest prints them, out of address order as module
  * symbols come last. */
@@ -116,6 +292,12 @@ int main(void)
 		cmocka_unit_test(test_find_both),
 		cmocka_unit_test(test_find_native_only),
 		cmocka_unit_test(test_find_refused),
+		cmocka_unit_test(test_find_debian_6_1),
+		cmocka_unit_test(test_find_live_6_18),
+		cmocka_unit_test(test_find_clones),
+		cmocka_unit_test(test_attribute),
+		cmocka_unit_test(test_attribute_no_chains),
+		cmocka_unit_test(test_count_short),
 		cmocka_unit_test(test_open_unprivileged),
 	};
 
