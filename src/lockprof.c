@@ -34,6 +34,7 @@ static const char *const names[LOCKPROF_NSYMS] = {
 	[LOCKPROF_PV] = "__pv_queued_spin_lock_slowpath",
 	[LOCKPROF_REFILL] = "rmqueue_bulk",
 	[LOCKPROF_DRAIN] = "free_pcppages_bulk",
+	[LOCKPROF_REFILL_CALLER] = "__rmqueue_pcplist",
 };
 
 /* A line of kallsyms: "ADDRESS TYPE NAME", NAME up to the line's end. */
@@ -111,6 +112,10 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 	for (int i = 0; i < LOCKPROF_NSYMS; i++)
 		if (r->lo[i] && !r->hi[i])
 			r->hi[i] = r->lo[i] + 1;
+	if (!r->lo[LOCKPROF_REFILL]) {
+		r->lo[LOCKPROF_REFILL] = r->lo[LOCKPROF_REFILL_CALLER];
+		r->hi[LOCKPROF_REFILL] = r->hi[LOCKPROF_REFILL_CALLER];
+	}
 	return 0;
 }
 
@@ -331,15 +336,14 @@ struct lockprof *lockprof_open(char *why, size_t why_len)
 		snprintf(why, why_len, "no CPU to sample");
 		goto fail;
 	}
-	if (lp->chains && !lp->range.lo[LOCKPROF_REFILL] && !lp->range.lo[LOCKPROF_DRAIN])
+	if (lp->chains && !lp->range.lo[LOCKPROF_REFILL])
 		snprintf(lp->callers_why, sizeof(lp->callers_why),
-			 "%s and %s are not in %s (inlined into their callers)",
-			 names[LOCKPROF_REFILL], names[LOCKPROF_DRAIN], PATH_KALLSYMS);
-	else if (lp->chains && (!lp->range.lo[LOCKPROF_REFILL] || !lp->range.lo[LOCKPROF_DRAIN]))
-		snprintf(lp->callers_why, sizeof(lp->callers_why),
-			 "%s is not in %s (inlined into its caller)",
-			 names[lp->range.lo[LOCKPROF_REFILL] ? LOCKPROF_DRAIN : LOCKPROF_REFILL],
-			 PATH_KALLSYMS);
+			 "neither %s nor its caller %s is in %s (inlined)%s",
+			 names[LOCKPROF_REFILL], names[LOCKPROF_REFILL_CALLER], PATH_KALLSYMS,
+			 lp->range.lo[LOCKPROF_DRAIN] ? "" : ", nor free_pcppages_bulk");
+	else if (lp->chains && !lp->range.lo[LOCKPROF_DRAIN])
+		snprintf(lp->callers_why, sizeof(lp->callers_why), "%s is not in %s (inlined)",
+			 names[LOCKPROF_DRAIN], PATH_KALLSYMS);
 	return lp;
 fail:
 	lockprof_close(lp);

@@ -25,8 +25,9 @@
 enum lockprof_sym {
 	LOCKPROF_NATIVE,	/* native_queued_spin_lock_slowpath */
 	LOCKPROF_PV,		/* __pv_queued_spin_lock_slowpath */
-	LOCKPROF_REFILL,	/* rmqueue_bulk */
+	LOCKPROF_REFILL,	/* rmqueue_bulk, or where inlined its caller */
 	LOCKPROF_DRAIN,		/* free_pcppages_bulk */
+	LOCKPROF_REFILL_CALLER,	/* __rmqueue_pcplist, rmqueue_bulk's only caller */
 	LOCKPROF_NSYMS
 };
 struct lockprof_range {
@@ -36,7 +37,10 @@ struct lockprof_range {
 /*
  * Locate the functions in text, as /proc/kallsyms has it: each from its
  * address to the next higher address of any symbol; a compiler's clone
- * (rmqueue_bulk.constprop.0) stands for the function.  -ENOENT when neither
+ * (rmqueue_bulk.constprop.0) stands for the function.  Where rmqueue_bulk
+ * is inlined, __rmqueue_pcplist stands for it: the one lock that can spin
+ * there is the zone->lock of the inlined refill (the pcp lock is only
+ * tried).  -ENOENT when neither
  * slowpath is there, -EPERM when the addresses read as 0 (kptr_restrict, no
  * CAP_SYSLOG).
  */

@@ -53,7 +53,10 @@ static void test_find_debian_6_1(void **state)
 	free(text);
 }
 
-/* This machine's 6.18: rmqueue_bulk is inlined, __pfx_ padding symbols end each function. */
+/*
+ * This machine's 6.18: rmqueue_bulk is inlined, its caller stands for it;
+ * __pfx_ padding symbols end each function.
+ */
 static void test_find_live_6_18(void **state)
 {
 	char *text = fixture("live-6.18-2cpu.kallsyms");
@@ -63,7 +66,8 @@ static void test_find_live_6_18(void **state)
 	assert_int_equal(lockprof_find(text, &r), 0);
 	assert_true(r.lo[LOCKPROF_NATIVE] == 0xffffffff82203af0ULL);
 	assert_true(r.hi[LOCKPROF_NATIVE] == 0xffffffff82203de0ULL);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0 && r.hi[LOCKPROF_REFILL] == 0);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff8161c5f0ULL);
+	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff8161d0d0ULL);
 	assert_true(r.lo[LOCKPROF_DRAIN] == 0xffffffff81618530ULL);
 	assert_true(r.hi[LOCKPROF_DRAIN] == 0xffffffff816187d0ULL);
 	free(text);
@@ -86,6 +90,24 @@ static void test_find_clones(void **state)
 	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000300ULL);
 	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff81000400ULL);
 	assert_true(r.lo[LOCKPROF_DRAIN] == 0);
+}
+
+/* rmqueue_bulk itself wins over its caller, also without the caller's line. */
+static void test_find_refill_caller(void **state)
+{
+	static const char both[] =
+		"ffffffff81000100 t __rmqueue_pcplist\n"
+		"ffffffff81000200 t rmqueue_bulk\n"
+		"ffffffff81000300 T native_queued_spin_lock_slowpath\n"
+		"ffffffff81000400 T queued_read_lock_slowpath\n";
+	struct lockprof_range r;
+
+	(void)state;
+	assert_int_equal(lockprof_find(both, &r), 0);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000200ULL);
+	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff81000300ULL);
+	assert_int_equal(lockprof_find(both + 37, &r), 0);
+	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000200ULL);
 }
 
 /* A sample record's body: the IP, then nr and the callchain. */
@@ -169,10 +191,16 @@ static void test_attribute_no_chains(void **state)
 	assert_true(c.total == 4 && c.lock == 2 && c.refill == 0 && c.drain == 0);
 	assert_int_equal(lockprof_share(&r, &c, false, &s), 0);
 	assert_true(s.lock_pct == 50.0 && !s.has_refill && !s.has_drain);
-	/* with chains, only the inlined refill is null */
+	/* with chains, both are there */
+	assert_int_equal(lockprof_share(&r, &c, true, &s), 0);
+	assert_true(s.has_refill && s.has_drain);
+	free(text);
+	/* a kernel with the whole refill inlined has no refill share */
+	assert_int_equal(lockprof_find("ffffffff81000100 t free_pcppages_bulk\n"
+				       "ffffffff81000200 t __rmqueue_smallest\n"
+				       "ffffffff81000300 T native_queued_spin_lock_slowpath\n", &r), 0);
 	assert_int_equal(lockprof_share(&r, &c, true, &s), 0);
 	assert_true(!s.has_refill && s.has_drain);
-	free(text);
 }
 
 /* A body shorter than it says counts nothing. */
@@ -295,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_find_debian_6_1),
 		cmocka_unit_test(test_find_live_6_18),
 		cmocka_unit_test(test_find_clones),
+		cmocka_unit_test(test_find_refill_caller),
 		cmocka_unit_test(test_attribute),
 		cmocka_unit_test(test_attribute_no_chains),
 		cmocka_unit_test(test_count_short),
