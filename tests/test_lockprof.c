@@ -34,80 +34,77 @@ static char *fixture(const char *name)
 	return text;
 }
 
-/* Debian's 6.1.0-57-cloud-amd64 under QEMU: every function is there. */
-static void test_find_debian_6_1(void **state)
+/*
+ * Real kernels: Debian's 6.1.0-57-cloud-amd64 under QEMU, where every
+ * function is there, and this machine's 6.18, where rmqueue_bulk is inlined
+ * and its caller stands for it, and __pfx_ padding symbols end functions.
+ */
+static void test_find_fixtures(void **state)
 {
-	char *text = fixture("debian-6.1-4cpu-2node.kallsyms");
-	struct lockprof_range r;
+	static const struct {
+		const char *file;
+		uint64_t lo[4], hi[4];	/* native, pv, refill, drain */
+	} kernels[] = {
+		{ "debian-6.1-4cpu-2node.kallsyms",
+		  { 0xffffffff88c186e0ULL, 0xffffffff88c18980ULL, 0xffffffff884e4b90ULL, 0xffffffff884e2700ULL },
+		  { 0xffffffff88c18980ULL, 0xffffffff88c18cf0ULL, 0xffffffff884e5160ULL, 0xffffffff884e29e0ULL } },
+		{ "live-6.18-2cpu.kallsyms",
+		  { 0xffffffff82203af0ULL, 0xffffffff82203df0ULL, 0xffffffff8161c5f0ULL, 0xffffffff81618530ULL },
+		  { 0xffffffff82203de0ULL, 0xffffffff82204170ULL, 0xffffffff8161d0d0ULL, 0xffffffff816187d0ULL } },
+	};
 
 	(void)state;
-	assert_int_equal(lockprof_find(text, &r), 0);
-	assert_true(r.lo[LOCKPROF_NATIVE] == 0xffffffff88c186e0ULL);
-	assert_true(r.hi[LOCKPROF_NATIVE] == 0xffffffff88c18980ULL);
-	assert_true(r.lo[LOCKPROF_PV] == 0xffffffff88c18980ULL);
-	assert_true(r.hi[LOCKPROF_PV] == 0xffffffff88c18cf0ULL);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff884e4b90ULL);
-	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff884e5160ULL);
-	assert_true(r.lo[LOCKPROF_DRAIN] == 0xffffffff884e2700ULL);
-	assert_true(r.hi[LOCKPROF_DRAIN] == 0xffffffff884e29e0ULL);
-	free(text);
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		char *text = fixture(kernels[k].file);
+		struct lockprof_range r;
+
+		assert_int_equal(lockprof_find(text, &r), 0);
+		for (int i = LOCKPROF_NATIVE; i <= LOCKPROF_DRAIN; i++) {
+			if (r.lo[i] != kernels[k].lo[i] || r.hi[i] != kernels[k].hi[i])
+				fail_msg("%s: function %d at [%#llx, %#llx), not [%#llx, %#llx)",
+					 kernels[k].file, i, (unsigned long long)r.lo[i],
+					 (unsigned long long)r.hi[i], (unsigned long long)kernels[k].lo[i],
+					 (unsigned long long)kernels[k].hi[i]);
+		}
+		free(text);
+	}
 }
 
 /*
- * This machine's 6.18: rmqueue_bulk is inlined, its caller stands for it;
- * __pfx_ padding symbols end each function.
+ * Which symbol is the refill: a clone stands for rmqueue_bulk, its cold
+ * part (listed first) does not; rmqueue_bulk wins over its caller, which
+ * stands for it alone.
  */
-static void test_find_live_6_18(void **state)
+static void test_find_refill(void **state)
 {
-	char *text = fixture("live-6.18-2cpu.kallsyms");
-	struct lockprof_range r;
+	static const struct {
+		const char *text;
+		uint64_t lo, hi;
+	} cases[] = {
+		{ "ffffffff81000100 t rmqueue_bulk.cold\n"
+		  "ffffffff81000200 t rmqueue_bulk_stats\n"
+		  "ffffffff81000300 t rmqueue_bulk.constprop.0\n"
+		  "ffffffff81000400 t rmqueue\n"
+		  "ffffffff81000500 T native_queued_spin_lock_slowpath\n",
+		  0xffffffff81000300ULL, 0xffffffff81000400ULL },
+		{ "ffffffff81000100 t __rmqueue_pcplist\n"
+		  "ffffffff81000200 t rmqueue_bulk\n"
+		  "ffffffff81000300 T native_queued_spin_lock_slowpath\n",
+		  0xffffffff81000200ULL, 0xffffffff81000300ULL },
+		{ "ffffffff81000100 t __rmqueue_pcplist\n"
+		  "ffffffff81000200 t rmqueue_bulk_stats\n"
+		  "ffffffff81000300 T native_queued_spin_lock_slowpath\n",
+		  0xffffffff81000100ULL, 0xffffffff81000200ULL },
+	};
 
 	(void)state;
-	assert_int_equal(lockprof_find(text, &r), 0);
-	assert_true(r.lo[LOCKPROF_NATIVE] == 0xffffffff82203af0ULL);
-	assert_true(r.hi[LOCKPROF_NATIVE] == 0xffffffff82203de0ULL);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff8161c5f0ULL);
-	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff8161d0d0ULL);
-	assert_true(r.lo[LOCKPROF_DRAIN] == 0xffffffff81618530ULL);
-	assert_true(r.hi[LOCKPROF_DRAIN] == 0xffffffff816187d0ULL);
-	free(text);
-}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lockprof_range r;
 
-/* A clone stands for its function; a cold part, listed first, does not. */
-static void test_find_clones(void **state)
-{
-	static const char text[] =
-		"ffffffff81000100 t rmqueue_bulk.cold\n"
-		"ffffffff81000200 t rmqueue_bulk_stats\n"
-		"ffffffff81000300 t rmqueue_bulk.constprop.0\n"
-		"ffffffff81000400 t rmqueue\n"
-		"ffffffff81000500 T native_queued_spin_lock_slowpath\n"
-		"ffffffff81000600 T queued_read_lock_slowpath\n";
-	struct lockprof_range r;
-
-	(void)state;
-	assert_int_equal(lockprof_find(text, &r), 0);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000300ULL);
-	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff81000400ULL);
-	assert_true(r.lo[LOCKPROF_DRAIN] == 0);
-}
-
-/* rmqueue_bulk itself wins over its caller, also without the caller's line. */
-static void test_find_refill_caller(void **state)
-{
-	static const char both[] =
-		"ffffffff81000100 t __rmqueue_pcplist\n"
-		"ffffffff81000200 t rmqueue_bulk\n"
-		"ffffffff81000300 T native_queued_spin_lock_slowpath\n"
-		"ffffffff81000400 T queued_read_lock_slowpath\n";
-	struct lockprof_range r;
-
-	(void)state;
-	assert_int_equal(lockprof_find(both, &r), 0);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000200ULL);
-	assert_true(r.hi[LOCKPROF_REFILL] == 0xffffffff81000300ULL);
-	assert_int_equal(lockprof_find(both + 37, &r), 0);
-	assert_true(r.lo[LOCKPROF_REFILL] == 0xffffffff81000200ULL);
+		assert_int_equal(lockprof_find(cases[i].text, &r), 0);
+		assert_true(r.lo[LOCKPROF_REFILL] == cases[i].lo && r.hi[LOCKPROF_REFILL] == cases[i].hi);
+		assert_true(r.lo[LOCKPROF_DRAIN] == 0);
+	}
 }
 
 /* A sample record's body: the IP, then nr and the callchain. */
@@ -320,10 +317,8 @@ int main(void)
 		cmocka_unit_test(test_find_both),
 		cmocka_unit_test(test_find_native_only),
 		cmocka_unit_test(test_find_refused),
-		cmocka_unit_test(test_find_debian_6_1),
-		cmocka_unit_test(test_find_live_6_18),
-		cmocka_unit_test(test_find_clones),
-		cmocka_unit_test(test_find_refill_caller),
+		cmocka_unit_test(test_find_fixtures),
+		cmocka_unit_test(test_find_refill),
 		cmocka_unit_test(test_attribute),
 		cmocka_unit_test(test_attribute_no_chains),
 		cmocka_unit_test(test_count_short),
