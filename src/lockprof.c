@@ -35,6 +35,7 @@ static const char *const names[LOCKPROF_NSYMS] = {
 	[LOCKPROF_REFILL] = "rmqueue_bulk",
 	[LOCKPROF_DRAIN] = "free_pcppages_bulk",
 	[LOCKPROF_REFILL_CALLER] = "__rmqueue_pcplist",
+	[LOCKPROF_PLAIN] = "queued_spin_lock_slowpath",
 };
 
 /* A line of kallsyms: "ADDRESS TYPE NAME", NAME up to the line's end. */
@@ -96,7 +97,7 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
 			if (!r->lo[i] && is_function(&sym, names[i])) {
 				r->lo[i] = sym.addr;
-				found |= i == LOCKPROF_NATIVE || i == LOCKPROF_PV;
+				found |= i == LOCKPROF_NATIVE || i == LOCKPROF_PV || i == LOCKPROF_PLAIN;
 				zero |= sym.addr == 0;
 			}
 	if (!found)
@@ -154,7 +155,7 @@ int lockprof_count(const struct lockprof_range *r, const void *body, size_t len,
 			return -EBADMSG;
 	}
 	c->total++;
-	if (!in(r, LOCKPROF_NATIVE, ip) && !in(r, LOCKPROF_PV, ip))
+	if (!in(r, LOCKPROF_NATIVE, ip) && !in(r, LOCKPROF_PV, ip) && !in(r, LOCKPROF_PLAIN, ip))
 		return 0;
 	c->lock++;
 	/* innermost first; the context markers (PERF_CONTEXT_KERNEL...) lie in no function */

@@ -5,7 +5,8 @@
  *
  * cpu-clock samples on every CPU (perf_event_open, kernel and user IPs, as
  * 'perf record -a -e cpu-clock' takes them); a sample whose IP falls in
- * native_queued_spin_lock_slowpath or __pv_queued_spin_lock_slowpath,
+ * native_queued_spin_lock_slowpath or __pv_queued_spin_lock_slowpath (or,
+ * in a kernel without paravirt spinlocks, queued_spin_lock_slowpath),
  * located in /proc/kallsyms, counts as contention.  Each sample carries its
  * kernel callchain too, so that contention can be put down to the pcp
  * refill (rmqueue_bulk) or drain (free_pcppages_bulk) that took the lock,
@@ -28,6 +29,7 @@ enum lockprof_sym {
 	LOCKPROF_REFILL,	/* rmqueue_bulk, or where inlined its caller */
 	LOCKPROF_DRAIN,		/* free_pcppages_bulk */
 	LOCKPROF_REFILL_CALLER,	/* __rmqueue_pcplist, rmqueue_bulk's only caller */
+	LOCKPROF_PLAIN,		/* queued_spin_lock_slowpath, without paravirt spinlocks */
 	LOCKPROF_NSYMS
 };
 struct lockprof_range {

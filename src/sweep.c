@@ -519,9 +519,8 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
 		pt->has_ci = welch_hmean_ci95(pt->samples, pt->nsamples, &pt->ci_pct) == 0;
 		pt->ci_pct *= 100;
-	}
-	if (!rc)
 		pt->measured = true;
+	}
 	return rc;
 }
 
@@ -544,11 +543,20 @@ static const char *tasks_words(const struct sweep_opts *o, long tasks, char *buf
 	return buf;
 }
 
-/* ", 12 runs": how many times --precision ran a COMMAND */
-static const char *runs_words(size_t runs, char *buf, size_t len)
+/* --precision: how close a point came, and in how long (a COMMAND: how many runs) */
+static void print_precision(const struct sweep_opts *o, const struct plan *p,
+			    const struct point *pt)
 {
-	snprintf(buf, len, ", %zu run%s", runs, runs == 1 ? "" : "s");
-	return buf;
+	char words[40];
+
+	fprintf(stderr, "pcpctl: %s %ld with %s: +-%.2f%% after ", p->batch ? "batch" : "fraction",
+		pt->value, tasks_words(o, pt->tasks, words, sizeof(words)),
+		pt->has_ci ? pt->ci_pct : NAN);
+	if (o->command)
+		fprintf(stderr, "%.1f s, %zu run%s\n", pt->seconds, pt->nsamples,
+			pt->nsamples == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%.0f s\n", pt->seconds);
 }
 
 static void print_header(const struct sweep_opts *o, const struct plan *p)
@@ -650,10 +658,11 @@ static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
 
-	char words[40];
+	if (p->ntasks > 1) {
+		char words[40];
 
-	if (p->ntasks > 1)
 		printf("with %s, ", tasks_words(o, tasks, words, sizeof(words)));
+	}
 	if (v->significant)
 		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
 		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
@@ -879,28 +888,25 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		rc = apply_point(k, root, &p, p.values[v], false, &high);
 		for (size_t t = 0; t < p.ntasks && !rc && !stop_requested; t++) {
 			struct point *pt = &pts[v * p.ntasks + t];
-			char words[40], runs[40];
 
 			pt->value = p.values[v];
 			pt->tasks = p.tasks[t];
 			pt->high = high;
 			rc = measure(o, &p, pt);
 			if (rc) {
-				if (rc != -EINTR && rc != -ECANCELED)
+				if (rc != -EINTR && rc != -ECANCELED) {
+					char words[40];
+
 					pcp_error("measuring %s %ld with %s failed: %s",
 						  p.batch ? "batch" : "fraction", pt->value,
 						  tasks_words(o, pt->tasks, words, sizeof(words)),
 						  strerror(-rc));
+				}
 				rc = EXIT_FAIL;
 				break;
 			}
 			if (p.precision)
-				fprintf(stderr, "pcpctl: %s %ld with %s: +-%.2f%% after %.*f s%s\n",
-					p.batch ? "batch" : "fraction", pt->value,
-					tasks_words(o, pt->tasks, words, sizeof(words)),
-					pt->has_ci ? pt->ci_pct : NAN, o->command ? 1 : 0,
-					pt->seconds, o->command ? runs_words(pt->nsamples, runs,
-									     sizeof(runs)) : "");
+				print_precision(o, &p, pt);
 			if (!o->json)
 				print_row(pt, &pts[t]);
 		}

@@ -243,6 +243,25 @@ static void test_find_both(void **state)
 	assert_true(r.hi[1] == 0xffffffff82204150ULL);
 }
 
+/* A kernel without paravirt spinlocks: the patched 6.1 guest of tests/kernel (its System.map) */
+static void test_find_plain(void **state)
+{
+	static const char text[] =
+		"ffffffff812d3034 T _raw_spin_lock_irqsave\n"
+		"ffffffff812d3129 T queued_spin_lock_slowpath\n"
+		"ffffffff812d3317 T queued_read_lock_slowpath\n";
+	const uint64_t ip = 0xffffffff812d3130ULL;
+	struct lockprof_counts c = { 0 };
+	struct lockprof_range r;
+
+	(void)state;
+	assert_int_equal(lockprof_find(text, &r), 0);
+	assert_true(r.lo[LOCKPROF_NATIVE] == 0 && r.lo[LOCKPROF_PV] == 0);
+	assert_true(r.hi[LOCKPROF_PLAIN] == 0xffffffff812d3317ULL);
+	assert_int_equal(lockprof_count(&r, &ip, sizeof(ip), false, &c), 0);
+	assert_true(c.total == 1 && c.lock == 1);
+}
+
 static void test_find_native_only(void **state)
 {
 	static const char text[] =
@@ -316,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_both),
 		cmocka_unit_test(test_find_native_only),
+		cmocka_unit_test(test_find_plain),
 		cmocka_unit_test(test_find_refused),
 		cmocka_unit_test(test_find_fixtures),
 		cmocka_unit_test(test_find_refill),

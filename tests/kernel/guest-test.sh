@@ -651,6 +651,7 @@ if [ "$KT_KIND" = patched ]; then
 			run_json pcpctl sweep --batch 63,310 --tasks 2,4 --duration 0.5 --warmup 0 --runs 1 --json
 			check pcpctl-sweep-2d-exit rc_is 0
 			check pcpctl-sweep-2d-points sweep_2d_points
+			check pcpctl-sweep-2d-lock-shares sweep_lock_shares
 			check pcpctl-sweep-2d-restores unchanged 0
 		else
 			skip pcpctl-sweep "pcpctl sweep --help fails or does not describe --duration (no sweep command yet)"
