@@ -530,10 +530,9 @@ static const char *unit(const struct sweep_opts *o)
 }
 
 /*
- * page_fault1 runs the task count; a COMMAND is only told it, and may
- * ignore it: say no more than that.
+ * "1 task", "2 tasks", or for a COMMAND, which is only told the count and
+ * may ignore it, no more than that: "PCPCTL_TASKS=2"
  */
-/* "1 task", "2 tasks", or what a COMMAND is told: "PCPCTL_TASKS=2" */
 static const char *tasks_words(const struct sweep_opts *o, long tasks, char *buf, size_t len)
 {
 	if (o->command)
