@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lockprof.c - cpu-clock samples on every CPU, counted in and out of the
- * spinlock slowpath
+ * spinlock slowpath, and in it by the pcp path that took the lock
  */
 #include "lockprof.h"
 
@@ -24,13 +24,18 @@
 
 /* 1 kHz: a 10 s point gives 10,000 samples per CPU, overhead stays low */
 #define SAMPLE_HZ	1000
-/* 64 KiB per CPU, drained every 50 ms: 50 samples of 16 bytes a time */
-#define RING_PAGES	16
+/* 128 KiB per CPU, drained every 50 ms: 50 samples with callchains of up to
+ * 300 addresses a time */
+#define RING_PAGES	32
 #define DRAIN_NS	50000000L
 
-static const char *const slowpaths[LOCKPROF_NSYMS] = {
-	"native_queued_spin_lock_slowpath",
-	"__pv_queued_spin_lock_slowpath",
+static const char *const names[LOCKPROF_NSYMS] = {
+	[LOCKPROF_NATIVE] = "native_queued_spin_lock_slowpath",
+	[LOCKPROF_PV] = "__pv_queued_spin_lock_slowpath",
+	[LOCKPROF_REFILL] = "rmqueue_bulk",
+	[LOCKPROF_DRAIN] = "free_pcppages_bulk",
+	[LOCKPROF_REFILL_CALLER] = "__rmqueue_pcplist",
+	[LOCKPROF_PLAIN] = "queued_spin_lock_slowpath",
 };
 
 /* A line of kallsyms: "ADDRESS TYPE NAME", NAME up to the line's end. */
@@ -68,6 +73,20 @@ static bool next_symbol(const char **at, struct symbol *sym)
 	return true;
 }
 
+/*
+ * Whether a symbol is the function: its name, or a clone GCC made of it
+ * (NAME.constprop.0, NAME.isra.0), but not its cold part (NAME.cold),
+ * which lies elsewhere: the function would be taken to start there.
+ */
+static bool is_function(const struct symbol *sym, const char *name)
+{
+	size_t len = strlen(name);
+
+	if ((sym->type != 't' && sym->type != 'T') || strncmp(sym->name, name, len) != 0)
+		return false;
+	return !sym->name[len] || (sym->name[len] == '.' && !strstr(sym->name + len, ".cold"));
+}
+
 int lockprof_find(const char *text, struct lockprof_range *r)
 {
 	bool found = false, zero = false;
@@ -76,10 +95,9 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 	memset(r, 0, sizeof(*r));
 	for (const char *l = text; next_symbol(&l, &sym);)
 		for (int i = 0; i < LOCKPROF_NSYMS; i++)
-			if ((sym.type == 't' || sym.type == 'T') &&
-			    strcmp(sym.name, slowpaths[i]) == 0) {
+			if (!r->lo[i] && is_function(&sym, names[i])) {
 				r->lo[i] = sym.addr;
-				found = true;
+				found |= i == LOCKPROF_NATIVE || i == LOCKPROF_PV || i == LOCKPROF_PLAIN;
 				zero |= sym.addr == 0;
 			}
 	if (!found)
@@ -95,11 +113,17 @@ int lockprof_find(const char *text, struct lockprof_range *r)
 	for (int i = 0; i < LOCKPROF_NSYMS; i++)
 		if (r->lo[i] && !r->hi[i])
 			r->hi[i] = r->lo[i] + 1;
+	if (!r->lo[LOCKPROF_REFILL]) {
+		r->lo[LOCKPROF_REFILL] = r->lo[LOCKPROF_REFILL_CALLER];
+		r->hi[LOCKPROF_REFILL] = r->hi[LOCKPROF_REFILL_CALLER];
+	}
 	return 0;
 }
 
 struct lockprof {
 	struct lockprof_range range;
+	bool chains;		/* the samples carry kernel callchains */
+	char callers_why[160];	/* why a refill or drain share is null; "" when none is */
 	int *fds;
 	void **rings;
 	size_t ncpus;
@@ -107,15 +131,61 @@ struct lockprof {
 	pthread_t drainer;
 	bool draining;
 	atomic_bool stop;
-	uint64_t total, inlock;
+	struct lockprof_counts counts;
+	unsigned char rec[65536];	/* a record put together across the ring's end */
 };
 
-static bool in_slowpath(const struct lockprof_range *r, uint64_t ip)
+static bool in(const struct lockprof_range *r, enum lockprof_sym s, uint64_t ip)
 {
-	for (int i = 0; i < LOCKPROF_NSYMS; i++)
-		if (ip >= r->lo[i] && ip < r->hi[i])
-			return true;
-	return false;
+	return ip >= r->lo[s] && ip < r->hi[s];
+}
+
+int lockprof_count(const struct lockprof_range *r, const void *body, size_t len, bool chains,
+		   struct lockprof_counts *c)
+{
+	const unsigned char *b = body;
+	uint64_t ip, nr = 0;
+
+	if (len < sizeof(ip) || (chains && len < 2 * sizeof(ip)))
+		return -EBADMSG;
+	memcpy(&ip, b, sizeof(ip));
+	if (chains) {
+		memcpy(&nr, b + sizeof(ip), sizeof(nr));
+		if (nr > (len - 2 * sizeof(ip)) / sizeof(ip))
+			return -EBADMSG;
+	}
+	c->total++;
+	if (!in(r, LOCKPROF_NATIVE, ip) && !in(r, LOCKPROF_PV, ip) && !in(r, LOCKPROF_PLAIN, ip))
+		return 0;
+	c->lock++;
+	/* innermost first; the context markers (PERF_CONTEXT_KERNEL...) lie in no function */
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t at;
+
+		memcpy(&at, b + (2 + i) * sizeof(at), sizeof(at));
+		if (in(r, LOCKPROF_REFILL, at)) {
+			c->refill++;
+			break;
+		}
+		if (in(r, LOCKPROF_DRAIN, at)) {
+			c->drain++;
+			break;
+		}
+	}
+	return 0;
+}
+
+int lockprof_share(const struct lockprof_range *r, const struct lockprof_counts *c, bool chains,
+		   struct lockprof_share *s)
+{
+	if (!c->total)
+		return -ENODATA;
+	s->lock_pct = 100.0 * (double)c->lock / (double)c->total;
+	s->has_refill = chains && r->lo[LOCKPROF_REFILL];
+	s->has_drain = chains && r->lo[LOCKPROF_DRAIN];
+	s->refill_pct = 100.0 * (double)c->refill / (double)c->total;
+	s->drain_pct = 100.0 * (double)c->drain / (double)c->total;
+	return 0;
 }
 
 /* Count the samples a ring holds and hand its space back to the kernel. */
@@ -129,21 +199,17 @@ static void drain_ring(struct lockprof *lp, void *ring)
 
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
-		unsigned char rec[64];
 
 		for (size_t i = 0; i < sizeof(h); i++)
 			((unsigned char *)&h)[i] = data[(tail + i) % size];
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + sizeof(uint64_t) &&
-		    h.size <= sizeof(rec)) {
-			uint64_t ip;
-
+		if (h.type == PERF_RECORD_SAMPLE) {
 			for (size_t i = 0; i < h.size; i++)
-				rec[i] = data[(tail + i) % size];
-			memcpy(&ip, rec + sizeof(h), sizeof(ip));
-			lp->total++;
-			lp->inlock += in_slowpath(&lp->range, ip);
+				lp->rec[i] = data[(tail + i) % size];
+			/* a record the kernel wrote is whole: nothing to do about a bad one */
+			(void)lockprof_count(&lp->range, lp->rec + sizeof(h), h.size - sizeof(h),
+					     lp->chains, &lp->counts);
 		}
 		tail += h.size;
 	}
@@ -168,7 +234,7 @@ static void *drainer(void *arg)
 	return NULL;
 }
 
-static int open_cpu(int cpu)
+static int open_cpu(int cpu, bool chains)
 {
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -176,7 +242,9 @@ static int open_cpu(int cpu)
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_freq = SAMPLE_HZ,
 		.freq = 1,
-		.sample_type = PERF_SAMPLE_IP,
+		.sample_type = PERF_SAMPLE_IP | (chains ? PERF_SAMPLE_CALLCHAIN : 0),
+		/* the callers that matter are the kernel's */
+		.exclude_callchain_user = chains,
 		.disabled = 1,
 	};
 
@@ -229,9 +297,18 @@ struct lockprof *lockprof_open(char *why, size_t why_len)
 		snprintf(why, why_len, "out of memory");
 		goto fail;
 	}
+	lp->chains = true;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		int fd = open_cpu(cpu);
+		int fd = open_cpu(cpu, lp->chains);
 		void *ring;
+
+		/* a kernel without callchains for software events: the shares by caller are null */
+		if (fd < 0 && lp->chains && !lp->ncpus && (errno == EINVAL || errno == EOPNOTSUPP)) {
+			snprintf(lp->callers_why, sizeof(lp->callers_why),
+				 "the kernel gives no callchains: %s", strerror(errno));
+			lp->chains = false;
+			fd = open_cpu(cpu, false);
+		}
 
 		/* an offline CPU has nothing to sample */
 		if (fd < 0 && errno == ENODEV)
@@ -260,6 +337,14 @@ struct lockprof *lockprof_open(char *why, size_t why_len)
 		snprintf(why, why_len, "no CPU to sample");
 		goto fail;
 	}
+	if (lp->chains && !lp->range.lo[LOCKPROF_REFILL])
+		snprintf(lp->callers_why, sizeof(lp->callers_why),
+			 "neither %s nor its caller %s is in %s (inlined)%s",
+			 names[LOCKPROF_REFILL], names[LOCKPROF_REFILL_CALLER], PATH_KALLSYMS,
+			 lp->range.lo[LOCKPROF_DRAIN] ? "" : ", nor free_pcppages_bulk");
+	else if (lp->chains && !lp->range.lo[LOCKPROF_DRAIN])
+		snprintf(lp->callers_why, sizeof(lp->callers_why), "%s is not in %s (inlined)",
+			 names[LOCKPROF_DRAIN], PATH_KALLSYMS);
 	return lp;
 fail:
 	lockprof_close(lp);
@@ -271,7 +356,7 @@ int lockprof_start(struct lockprof *lp)
 	int rc;
 
 	drain_all(lp);
-	lp->total = lp->inlock = 0;
+	memset(&lp->counts, 0, sizeof(lp->counts));
 	for (size_t c = 0; c < lp->ncpus; c++)
 		if (ioctl(lp->fds[c], PERF_EVENT_IOC_ENABLE, 0) < 0)
 			return -errno;
@@ -283,7 +368,7 @@ int lockprof_start(struct lockprof *lp)
 	return 0;
 }
 
-int lockprof_stop(struct lockprof *lp, double *pct)
+int lockprof_stop(struct lockprof *lp, struct lockprof_share *s)
 {
 	int rc = 0;
 
@@ -298,10 +383,12 @@ int lockprof_stop(struct lockprof *lp, double *pct)
 	drain_all(lp);
 	if (rc)
 		return rc;
-	if (!lp->total)
-		return -ENODATA;
-	*pct = 100.0 * (double)lp->inlock / (double)lp->total;
-	return 0;
+	return lockprof_share(&lp->range, &lp->counts, lp->chains, s);
+}
+
+const char *lockprof_callers_why(const struct lockprof *lp)
+{
+	return lp->callers_why[0] ? lp->callers_why : NULL;
 }
 
 void lockprof_close(struct lockprof *lp)
@@ -309,9 +396,9 @@ void lockprof_close(struct lockprof *lp)
 	if (!lp)
 		return;
 	if (lp->draining) {
-		double pct;
+		struct lockprof_share s;
 
-		lockprof_stop(lp, &pct);
+		lockprof_stop(lp, &s);
 	}
 	for (size_t c = 0; lp->rings && lp->fds && c < lp->ncpus; c++) {
 		munmap(lp->rings[c], (size_t)(RING_PAGES + 1) * (size_t)lp->page);

@@ -102,9 +102,9 @@ struct point {
 	struct sysload_point load;
 	bool has_ci;		/* ci_pct holds the 95% interval of the Hmean */
 	double ci_pct;		/* its half-width, percent of the Hmean */
-	double seconds;		/* time measured */
-	bool has_lock;		/* lock_pct was sampled */
-	double lock_pct;	/* share of cpu-clock samples in the spinlock slowpath */
+	double seconds;		/* time measured: page_fault1's samples, a COMMAND's runs */
+	bool has_lock;		/* lock was sampled */
+	struct lockprof_share lock;	/* shares of cpu-clock samples in the spinlock slowpath */
 	bool measured;
 };
 
@@ -313,10 +313,6 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		size_t len = strlen(o->precision);
 		char buf[32];
 
-		if (o->command) {
-			pcp_error("--precision samples page_fault1 each second: it takes no COMMAND");
-			return EXIT_USAGE;
-		}
 		if (len < 2 || len >= sizeof(buf) || o->precision[len - 1] != '%' ||
 		    (snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, o->precision),
 		     parse_seconds(buf, 0.01, 100, &p->precision))) {
@@ -336,7 +332,8 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 	    (o->max_duration &&
 	     (rc = usage_seconds("--max-duration", o->max_duration, 0.01, &p->max_duration))))
 		return rc;
-	if (p->precision && p->max_duration < p->duration) {
+	/* a COMMAND's runs take as long as they take: --duration is page_fault1's */
+	if (p->precision && !o->command && p->max_duration < p->duration) {
 		pcp_error("--max-duration %g is below --duration %g", p->max_duration, p->duration);
 		return EXIT_USAGE;
 	}
@@ -430,7 +427,25 @@ static bool precise_enough(const double *x, size_t n, void *arg)
 	return welch_hmean_ci95(x, n, &rel) == 0 && rel <= p->precision;
 }
 
-/* Run the workload R times at the current setting; samples are ops/s (or the metric). */
+/*
+ * Whether a COMMAND runs once more for this point: R times, or with
+ * --precision at least R times (2, the fewest an interval needs) and then
+ * until its interval is narrow enough or its runs took --max-duration.
+ */
+static bool another_run(const struct plan *p, const struct point *pt, long done)
+{
+	if (!p->precision)
+		return done < p->runs;
+	if (done < p->runs || done < 2)
+		return true;
+	return pt->seconds < p->max_duration &&
+	       !precise_enough(pt->samples, pt->nsamples, (void *)p);
+}
+
+/*
+ * Run the workload at the current setting; samples are page_fault1's ops/s
+ * per second, or one per run of a COMMAND (its metric, or runs/s).
+ */
 static int measure(const struct sweep_opts *o, const struct plan *p, struct point *pt)
 {
 	struct sysload_mark begin, end;
@@ -446,7 +461,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 	rc = sysload_mark(&begin);
 	if (!rc && o->lockprof)
 		rc = lockprof_start(o->lockprof);
-	for (long r = 0; r < p->runs && !rc; r++) {
+	for (long r = 0; !rc && (o->command ? another_run(p, pt, r) : r < p->runs); r++) {
 		/* ext_run sets both when it returns 0 */
 		double *samples = NULL, wall = 0, metric = 0;
 		size_t n = 0;
@@ -460,6 +475,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 				else {
 					samples[0] = o->metric ? metric : 1.0 / wall;
 					n = 1;
+					pt->seconds += wall;
 				}
 			}
 		} else {
@@ -486,7 +502,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		free(samples);
 	}
 	if (o->lockprof) {
-		int lrc = lockprof_stop(o->lockprof, &pt->lock_pct);
+		int lrc = lockprof_stop(o->lockprof, &pt->lock);
 
 		pt->has_lock = lrc == 0;
 		if (lrc && lrc != -ENODATA && !rc)
@@ -498,13 +514,13 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		rc = sysload_diff(&begin, &end, &pt->load);
 	if (!rc)
 		rc = stats_summarize(pt->samples, pt->nsamples, &pt->st);
-	if (!rc && !o->command) {
-		pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
+	if (!rc) {
+		if (!o->command)
+			pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
 		pt->has_ci = welch_hmean_ci95(pt->samples, pt->nsamples, &pt->ci_pct) == 0;
 		pt->ci_pct *= 100;
-	}
-	if (!rc)
 		pt->measured = true;
+	}
 	return rc;
 }
 
@@ -513,19 +529,51 @@ static const char *unit(const struct sweep_opts *o)
 	return !o->command ? "ops/s" : o->metric ? "metric" : "runs/s";
 }
 
+/*
+ * "1 task", "2 tasks", or for a COMMAND, which is only told the count and
+ * may ignore it, no more than that: "PCPCTL_TASKS=2"
+ */
+static const char *tasks_words(const struct sweep_opts *o, long tasks, char *buf, size_t len)
+{
+	if (o->command)
+		snprintf(buf, len, "PCPCTL_TASKS=%ld", tasks);
+	else
+		snprintf(buf, len, "%ld task%s", tasks, tasks == 1 ? "" : "s");
+	return buf;
+}
+
+/* --precision: how close a point came, and in how long (a COMMAND: how many runs) */
+static void print_precision(const struct sweep_opts *o, const struct plan *p,
+			    const struct point *pt)
+{
+	char words[40];
+
+	fprintf(stderr, "pcpctl: %s %ld with %s: +-%.2f%% after ", p->batch ? "batch" : "fraction",
+		pt->value, tasks_words(o, pt->tasks, words, sizeof(words)),
+		pt->has_ci ? pt->ci_pct : NAN);
+	if (o->command)
+		fprintf(stderr, "%.1f s, %zu run%s\n", pt->seconds, pt->nsamples,
+			pt->nsamples == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%.0f s\n", pt->seconds);
+}
+
 static void print_header(const struct sweep_opts *o, const struct plan *p)
 {
-	printf("sweep of %s over %zu values: %s, ", p->batch ? "batch" : "fraction", p->n,
-	       o->command ? o->command[0] : "page_fault1");
+	printf("sweep of %s over %zu value%s: %s", p->batch ? "batch" : "fraction", p->n,
+	       p->n == 1 ? "" : "s", o->command ? o->command[0] : "page_fault1");
+	printf(o->command ? " with PCPCTL_TASKS=" : ", ");
 	for (size_t i = 0; i < p->ntasks; i++)
 		printf("%s%ld", i ? "," : "", p->tasks[i]);
-	printf(" task%s, %ld run%s per point", p->max_tasks == 1 ? "" : "s", p->runs,
-	       p->runs == 1 ? "" : "s");
+	if (!o->command)
+		printf(" task%s", p->max_tasks == 1 ? "" : "s");
+	printf(", %ld run%s per point", p->runs, p->runs == 1 ? "" : "s");
 	if (p->pinned)
 		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
-	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %12s %12s %10s %s\n",
+	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %7s %6s %12s %12s %10s %s\n",
 	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
-	       "CHANGE%", "LOCK%", "PGALLOC", "PGFREE", "PGFAULT", "DISTURBED");
+	       "CHANGE%", "LOCK%", "REFILL%", "DRAIN%", "PGALLOC", "PGFREE", "PGFAULT",
+	       "DISTURBED");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -545,7 +593,15 @@ static void print_row(const struct point *pt, const struct point *first)
 		printf("%7s", "-");
 	printf(" %+8.1f", change);
 	if (pt->has_lock)
-		printf(" %6.2f", pt->lock_pct);
+		printf(" %6.2f", pt->lock.lock_pct);
+	else
+		printf(" %6s", "-");
+	if (pt->has_lock && pt->lock.has_refill)
+		printf(" %7.2f", pt->lock.refill_pct);
+	else
+		printf(" %7s", "-");
+	if (pt->has_lock && pt->lock.has_drain)
+		printf(" %6.2f", pt->lock.drain_pct);
 	else
 		printf(" %6s", "-");
 	printf(" %12llu %12llu %10llu %s\n", pt->load.pgalloc, pt->load.pgfree,
@@ -571,9 +627,13 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
 			print_null(PRINT_JSON, "cov", "%s", "-");
-		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock_pct);
+		print_double_or_null("lock_pct", "%.3f", pt->has_lock, pt->lock.lock_pct);
+		print_double_or_null("lock_refill_pct", "%.3f", pt->has_lock && pt->lock.has_refill,
+				     pt->lock.refill_pct);
+		print_double_or_null("lock_drain_pct", "%.3f", pt->has_lock && pt->lock.has_drain,
+				     pt->lock.drain_pct);
 		print_double_or_null("ci95_pct", "%.3f", pt->has_ci, pt->ci_pct);
-		print_double_or_null("seconds", "%.1f", !o_command, pt->seconds);
+		print_double(PRINT_JSON, "seconds", o_command ? "%.3f" : "%.1f", pt->seconds);
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
 			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
@@ -597,8 +657,11 @@ static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
 
-	if (p->ntasks > 1)
-		printf("with %ld task%s, ", tasks, tasks == 1 ? "" : "s");
+	if (p->ntasks > 1) {
+		char words[40];
+
+		printf("with %s, ", tasks_words(o, tasks, words, sizeof(words)));
+	}
 	if (v->significant)
 		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
 		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
@@ -807,6 +870,9 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (!o->lockprof)
 		pcp_warn("zone lock contention is not sampled (LOCK%% and lock_pct are null): %s",
 			 o->lockprof_why ? o->lockprof_why : "not asked for");
+	else if (lockprof_callers_why(o->lockprof))
+		pcp_warn("zone lock contention is not put down to the pcp refill or drain "
+			 "(null REFILL%% or DRAIN%%): %s", lockprof_callers_why(o->lockprof));
 	catch_signals();
 	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
@@ -827,17 +893,19 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			pt->high = high;
 			rc = measure(o, &p, pt);
 			if (rc) {
-				if (rc != -EINTR && rc != -ECANCELED)
-					pcp_error("measuring %s %ld with %ld tasks failed: %s",
-						  p.batch ? "batch" : "fraction", pt->value, pt->tasks,
+				if (rc != -EINTR && rc != -ECANCELED) {
+					char words[40];
+
+					pcp_error("measuring %s %ld with %s failed: %s",
+						  p.batch ? "batch" : "fraction", pt->value,
+						  tasks_words(o, pt->tasks, words, sizeof(words)),
 						  strerror(-rc));
+				}
 				rc = EXIT_FAIL;
 				break;
 			}
 			if (p.precision)
-				fprintf(stderr, "pcpctl: %s %ld with %ld tasks: +-%.2f%% after %.0f s\n",
-					p.batch ? "batch" : "fraction", pt->value, pt->tasks,
-					pt->has_ci ? pt->ci_pct : NAN, pt->seconds);
+				print_precision(o, &p, pt);
 			if (!o->json)
 				print_row(pt, &pts[t]);
 		}

@@ -28,6 +28,16 @@ check() {
 	if "$@"; then pass "$_name"; else fail "$_name" "${WHY:-failed}"; fi
 }
 
+# run_json CMD... : as run, but stdout in /tmp/sweep.json and stderr in /tmp/out
+run_json() {
+	echo "# \$ $*"
+	"$@" >/tmp/sweep.json 2>/tmp/out
+	RC=$?
+	sed 's/^/# /' /tmp/sweep.json /tmp/out
+	echo "# [exit $RC]"
+	return 0
+}
+
 # run CMD... : run with output in the transcript, exit code in $RC, output in /tmp/out
 run() {
 	echo "# \$ $*"
@@ -405,6 +415,31 @@ unchanged() { # OLD_SYSCTL_VALUE : batch sysctl and pagesets as in /tmp/ref.tbl
 	return 1
 }
 
+# sweep_2d_points : /tmp/sweep.json has a point with a positive high for each
+# of batch 63 and 310 with 2 and 4 tasks, in that order, a best per task
+# count, and says the settings were restored
+sweep_2d_points() {
+	tr -d ' \t\n' </tmp/sweep.json >/tmp/sweep.min
+	_p=$(grep -o '"value":[0-9]*,"tasks":[0-9]*,"high":[0-9a-z]*' /tmp/sweep.min |
+		awk -F'[:,]' '$6 > 0 { printf "%s/%s ", $2, $4 }')
+	[ "$_p" = "63/2 63/4 310/2 310/4 " ] || { WHY="points (value/tasks with a high > 0): '$_p'"; return 1; }
+	grep -q '"best_by_tasks":\[{"tasks":2,.*},{"tasks":4,' /tmp/sweep.min || { WHY="no best for 2 and 4 tasks"; return 1; }
+	grep -q '"restored":true' /tmp/sweep.min || { WHY="not restored"; return 1; }
+}
+
+# sweep_lock_shares : every point of /tmp/sweep.json has lock_pct,
+# lock_refill_pct and lock_drain_pct as numbers, the last two parts of the first
+sweep_lock_shares() {
+	tr -d ' \t\n' </tmp/sweep.json >/tmp/sweep.min
+	_l=$(grep -o '"lock_pct":[^,]*,"lock_refill_pct":[^,]*,"lock_drain_pct":[^,]*' /tmp/sweep.min |
+		awk -F'[:,]' '{ print $2, $4, $6 }')
+	echo "# lock, refill, drain % per point: $(echo "$_l" | tr '\n' ';')"
+	[ -n "$_l" ] || { WHY="no lock shares in the JSON"; return 1; }
+	_bad=$(echo "$_l" | awk '$1 !~ /^[0-9.]+$/ || $2 !~ /^[0-9.]+$/ || $3 !~ /^[0-9.]+$/ ||
+		$2 + $3 > $1 + 0.002')
+	[ -z "$_bad" ] || { WHY="null, or refill + drain above the lock share: $_bad"; return 1; }
+}
+
 # ---------------------------------------------------------------------------
 echo "# kernel $(uname -r), $KT_KIND $KT_SERIES, $(nproc) cpus, nodes: $(ls -d /sys/devices/system/node/node* | sed 's/.*node//' | tr '\n' ' ')"
 zi_table >/tmp/boot.tbl
@@ -611,6 +646,13 @@ if [ "$KT_KIND" = patched ]; then
 			run pcpctl sweep --batch 31,63,310 --duration 1 --warmup 0 --runs 1 --json
 			check pcpctl-sweep-exit rc_is 0
 			check pcpctl-sweep-restores unchanged 0
+			# the kernel mail's two batches at two task counts
+			zi_table >/tmp/ref.tbl
+			run_json pcpctl sweep --batch 63,310 --tasks 2,4 --duration 0.5 --warmup 0 --runs 1 --json
+			check pcpctl-sweep-2d-exit rc_is 0
+			check pcpctl-sweep-2d-points sweep_2d_points
+			check pcpctl-sweep-2d-lock-shares sweep_lock_shares
+			check pcpctl-sweep-2d-restores unchanged 0
 		else
 			skip pcpctl-sweep "pcpctl sweep --help fails or does not describe --duration (no sweep command yet)"
 		fi
@@ -634,5 +676,10 @@ else
 		check pcpctl-stock-reset-exit0 rc_is 0
 		check pcpctl-stock-reset-fraction sysctl_is "$FRAC" 0
 		check pcpctl-stock-reset-batch batches_as_boot
+		# a real kernel's callchains: the lock share and its refill and drain parts
+		run_json pcpctl sweep --fraction 0,8 --tasks 4 --duration 1 --warmup 0 --runs 1 --json
+		check pcpctl-stock-sweep-exit rc_is 0
+		check pcpctl-stock-sweep-lock-shares sweep_lock_shares
+		check pcpctl-stock-sweep-restores sysctl_is "$FRAC" 0
 	fi
 fi
