@@ -386,6 +386,9 @@ show_agrees() {
 json_val() { # KEY < json : the raw value of "KEY":
 	tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
 }
+settings_of() { # < status json : the members of its "settings" object (not "boot"'s)
+	tr -d ' \t\n' | sed -n 's/.*"settings":{\([^}]*\)}.*/\1/p'
+}
 sysctl_json() { # FILE : value, or null when missing
 	if [ -e "$1" ]; then cat "$1"; else echo null; fi
 }
@@ -398,7 +401,7 @@ status_agrees() {
 	_k=$(json_val kernel </tmp/status.json)
 	[ "$_k" = "$(uname -r)" ] || WHY="kernel '$_k' != '$(uname -r)';"
 	for _s in percpu_pagelist_batch percpu_pagelist_high_fraction percpu_pagelist_fraction; do
-		_j=$(json_val "$_s" </tmp/status.json)
+		_j=$(settings_of </tmp/status.json | json_val "$_s")
 		_f=$(sysctl_json "$SYS/$_s")
 		[ "$_j" = "$_f" ] || WHY="$WHY $_s json '$_j' file '$_f';"
 	done
