@@ -150,8 +150,8 @@ static int read_best(struct json_object *b, long tasks, struct sweepfile *f, cha
 			f->points[i].best = json_object_get_boolean(sig);
 			return 0;
 		}
-	return bad(why, why_len, "the best %s %ld with %ld tasks is none of the points", f->parameter,
-		   value, tasks);
+	return bad(why, why_len, "the best %s %ld with %ld task%s is none of the points",
+		   f->parameter, value, tasks, tasks == 1 ? "" : "s");
 }
 
 /* Today's sweeps give a verdict per task count; older ones one "best". */
