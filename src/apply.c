@@ -887,20 +887,6 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	return CHANGE_DONE;
 }
 
-/* Whether path is surely absent: a directory the user may not search hides nothing. */
-static bool absent(const struct sysroot *root, const char *path)
-{
-	char *full = sysroot_path(root, path);
-	struct stat st;
-	bool gone;
-
-	if (!full)
-		return false;
-	gone = lstat(full, &st) < 0 && errno == ENOENT;
-	free(full);
-	return gone;
-}
-
 enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
 	struct journal_files files = { 0 };
@@ -916,10 +902,12 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 		return st;
 	/*
 	 * With nothing to restore or tidy (a killed change's temporary files),
-	 * there is nothing to need privilege for.
+	 * there is nothing to need privilege for.  Only ENOENT says a file is
+	 * not there: a directory this user may not search hides nothing.
 	 */
-	if (absent(k->root, PATH_JOURNAL) && absent(k->root, PATH_JOURNAL_TMP) &&
-	    absent(k->root, PATH_PERSIST ".tmp"))
+	if (sysroot_probe(k->root, PATH_JOURNAL) == 0 &&
+	    sysroot_probe(k->root, PATH_JOURNAL_TMP) == 0 &&
+	    sysroot_probe(k->root, PATH_PERSIST ".tmp") == 0)
 		return CHANGE_DONE;
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (res->have[s] && (st = write_access(k, s)))
@@ -963,7 +951,7 @@ enum change_status apply_discard(struct kernel *k, struct journal *j, bool *foun
 	*found = false;
 	*why = '\0';
 	memset(j, 0, sizeof(*j));
-	if (absent(k->root, PATH_JOURNAL))
+	if (sysroot_probe(k->root, PATH_JOURNAL) == 0)
 		return CHANGE_DONE;
 	memset(&now, 0, sizeof(now));
 	if ((st = read_settings(k, &now)))

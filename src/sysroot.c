@@ -82,17 +82,22 @@ int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags,
 	return fd < 0 ? -errno : fd;
 }
 
-bool sysroot_exists(const struct sysroot *sr, const char *path)
+int sysroot_probe(const struct sysroot *sr, const char *path)
 {
 	char *full = sysroot_path(sr, path);
 	struct stat st;
-	bool exists;
+	int rc;
 
 	if (!full)
-		return false;
-	exists = lstat(full, &st) == 0;
+		return -ENOMEM;
+	rc = lstat(full, &st) == 0 ? 1 : errno == ENOENT ? 0 : -errno;
 	free(full);
-	return exists;
+	return rc;
+}
+
+bool sysroot_exists(const struct sysroot *sr, const char *path)
+{
+	return sysroot_probe(sr, path) == 1;
 }
 
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len)

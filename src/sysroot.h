@@ -52,7 +52,13 @@ const char *sysroot_name(const struct sysroot *sr, const char *path);
 
 /* open(2) of path under the root with O_NOFOLLOW and O_CLOEXEC: an fd or a negative errno. */
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);
-/* Whether path exists (a dangling link does), without following a last link. */
+/*
+ * Whether path exists (a dangling link does), without following a last
+ * link: 1, 0 when it does not (ENOENT), or a negative errno when that
+ * cannot be told (out of memory, a parent that is no directory, …).
+ */
+int sysroot_probe(const struct sysroot *sr, const char *path);
+/* sysroot_probe() == 1: what cannot be told counts as missing. */
 bool sysroot_exists(const struct sysroot *sr, const char *path);
 /* The file, NUL-terminated: 0 or a negative errno (see read_whole_file). */
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len);

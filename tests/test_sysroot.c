@@ -91,6 +91,11 @@ static void test_files(void **state)
 	assert_int_equal(sysroot_open_nofollow(sr, "/link", O_RDONLY, 0), -ELOOP);
 	assert_true(sysroot_exists(sr, "/link"));
 	assert_false(sysroot_exists(sr, "/none"));
+	assert_int_equal(sysroot_probe(sr, "/link"), 1);
+	assert_int_equal(sysroot_probe(sr, "/none"), 0);
+	/* Under a file: not "missing", which a rollback would take for no journal. */
+	assert_int_equal(sysroot_probe(sr, "/value/x"), -ENOTDIR);
+	assert_false(sysroot_exists(sr, "/value/x"));
 	/* write_string creates nothing. */
 	assert_int_equal(sysroot_write_string(sr, "/none", "1\n"), -ENOENT);
 	unlink(link);
