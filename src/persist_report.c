@@ -83,21 +83,13 @@ void persist_report_end(const struct sysroot *root, const struct change_request 
 		find_overrides(root, req, r, pr);
 }
 
-static void print_text_or_null(const char *key, bool has, const char *text)
-{
-	if (has)
-		print_string(PRINT_JSON, key, "%s", text);
-	else
-		print_null(PRINT_JSON, key, "%s", NULL);
-}
-
 void print_persist_json(const struct sysroot *root, const struct persist_report *pr)
 {
 	if (pr->asked) {
 		open_json_object("persist");
 		print_string(PRINT_JSON, "path", "%s", sysroot_name(root, PATH_PERSIST));
-		print_text_or_null("before", pr->has_before, pr->before);
-		print_text_or_null("after", pr->has_after, pr->after);
+		print_string_or_null("before", pr->has_before ? pr->before : NULL);
+		print_string_or_null("after", pr->has_after ? pr->after : NULL);
 		close_json_object();
 	} else {
 		print_null(PRINT_JSON, "persist", "%s", NULL);

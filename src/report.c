@@ -250,3 +250,11 @@ void print_long_or_null(const char *key, const char *fmt, bool has, long value)
 	else
 		print_null(PRINT_JSON, key, "%s", "");
 }
+
+void print_string_or_null(const char *key, const char *s)
+{
+	if (s)
+		print_string(PRINT_JSON, key, "%s", s);
+	else
+		print_null(PRINT_JSON, key, "%s", NULL);
+}

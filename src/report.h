@@ -62,5 +62,7 @@ void print_double_or_null(const char *key, const char *fmt, bool has, double val
 	__attribute__((format(printf, 2, 0)));
 void print_long_or_null(const char *key, const char *fmt, bool has, long value)
 	__attribute__((format(printf, 2, 0)));
+/* JSON only: s, or null without one. */
+void print_string_or_null(const char *key, const char *s);
 
 #endif

@@ -40,15 +40,6 @@ void print_sysctl_label(const char *name)
 	print_string(PRINT_FP, NULL, "%-35s ", name ? label : "kernel:");
 }
 
-/* JSON only: s, or null without one. */
-static void print_string_or_null(const char *key, const char *s)
-{
-	if (s)
-		print_string(PRINT_JSON, key, "%s", s);
-	else
-		print_null(PRINT_JSON, key, "%s", NULL);
-}
-
 void print_sysctld_line(const char *key, const struct sysctld_line *l)
 {
 	open_json_object(NULL);
