@@ -694,6 +694,18 @@ static void print_verdict_json(const char *key, const struct point *pts, size_t 
 	close_json_object();
 }
 
+/* The "host" object of the JSON report, null for each unknown. */
+static void print_host(const struct hostinfo *h)
+{
+	open_json_object("host");
+	print_string_or_null("name", h->name);
+	print_string_or_null("kernel", h->kernel);
+	print_string_or_null("cpu_model", h->cpu_model);
+	print_long_or_null("online_cpus", "%ld", h->online_cpus >= 0, h->online_cpus);
+	print_long_or_null("numa_nodes", "%ld", h->numa_nodes >= 0, h->numa_nodes);
+	close_json_object();
+}
+
 /*
  * What a sweep came to: in JSON every point; in text (after the rows) a
  * verdict per task count.  v has one per p->tasks; "best" is the one of
@@ -726,7 +738,7 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 	} else {
 		print_null(PRINT_JSON, "pinned", "%s", "");
 	}
-	hostinfo_print_json(host);
+	print_host(host);
 	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
 	print_points(pts, n, o->command);
 	print_verdict_json("best", pts, n, &v[top], p->max_tasks);

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "idlist.h"
-#include "report.h"
 #include "sysroot.h"
 
 /* The first line of a file, or NULL when it cannot be read or is empty. */
@@ -91,25 +90,6 @@ void hostinfo_read(const struct sysroot *sr, struct hostinfo *h)
 	h->cpu_model = cpu_model(sr);
 	h->online_cpus = count_cpus(sr);
 	h->numa_nodes = count_nodes(sr);
-}
-
-static void string_or_null(const char *key, const char *s)
-{
-	if (s)
-		print_string(PRINT_JSON, key, "%s", s);
-	else
-		print_null(PRINT_JSON, key, "%s", "");
-}
-
-void hostinfo_print_json(const struct hostinfo *h)
-{
-	open_json_object("host");
-	string_or_null("name", h->name);
-	string_or_null("kernel", h->kernel);
-	string_or_null("cpu_model", h->cpu_model);
-	print_long_or_null("online_cpus", "%ld", h->online_cpus >= 0, h->online_cpus);
-	print_long_or_null("numa_nodes", "%ld", h->numa_nodes >= 0, h->numa_nodes);
-	close_json_object();
 }
 
 void hostinfo_free(struct hostinfo *h)

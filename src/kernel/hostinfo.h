@@ -18,8 +18,6 @@ struct hostinfo {
 
 /* Read what the root has; what it lacks (or memory lacks) stays unknown. */
 void hostinfo_read(const struct sysroot *sr, struct hostinfo *h);
-/* The "host" object of a JSON report, null for each unknown. */
-void hostinfo_print_json(const struct hostinfo *h);
 void hostinfo_free(struct hostinfo *h);
 
 #endif
