@@ -43,14 +43,6 @@ static const char *cell_range(cell c, int lo, int hi)
 	return c;
 }
 
-static bool zone_alloc_rate(const struct watch_sample *prev, const struct watch_sample *cur,
-			    const char *zone, double *per_s)
-{
-	int v = watch_zone_counter(zone);
-
-	return prev && v >= 0 && watch_rate(prev, cur, (enum vm_counter)v, per_s);
-}
-
 void watch_print_header(FILE *out, bool per_cpu)
 {
 	if (per_cpu)
@@ -65,9 +57,9 @@ void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct w
 		      bool per_cpu)
 {
 	cell node, cpus, pages, change, fill, maxfill, batch, high, alloc, freed;
-	double alloc_s = 0, free_s = 0;
-	bool have_free = prev && watch_rate(prev, cur, VM_PGFREE, &free_s);
-	long long d = 0;
+	double free_s = 0;
+	bool have_free = watch_free_rate(prev, cur, &free_s);
+	struct watch_delta d;
 	char when[16];
 	struct tm tm;
 
@@ -76,27 +68,27 @@ void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct w
 	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
 		const struct watch_cpu *c = &cur->cpus[i];
 		const struct watch_zone *z = &cur->zones[c->zone];
-		bool have_alloc = zone_alloc_rate(prev, cur, z->name, &alloc_s);
-		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
 
+		watch_cpu_delta(prev, cur, i, &d);
 		fprintf(out, PER_CPU_FMT, when, cell_int(node, true, z->node), z->name,
 			cell_int(cpus, true, c->cpu), cell_int(pages, true, c->count),
-			cell_int(change, have_change, d), cell_real(fill, true, c->fill, 1),
+			cell_int(change, d.have_change, d.change), cell_real(fill, true, c->fill, 1),
 			cell_int(batch, true, c->batch), cell_int(high, true, c->high),
-			cell_real(alloc, have_alloc, alloc_s, 0), cell_real(freed, have_free, free_s, 0));
+			cell_real(alloc, d.have_alloc, d.alloc_per_s, 0),
+			cell_real(freed, have_free, free_s, 0));
 	}
 	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
 		const struct watch_zone *z = &cur->zones[i];
-		bool have_alloc = zone_alloc_rate(prev, cur, z->name, &alloc_s);
-		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
 
+		watch_zone_delta(prev, cur, i, &d);
 		fprintf(out, SUMMARY_FMT, when, cell_int(node, true, z->node), z->name,
 			cell_int(cpus, true, (long long)z->cpus), cell_int(pages, true, (long long)z->pages),
-			cell_int(change, have_change, d), cell_real(fill, true, z->fill_mean, 1),
+			cell_int(change, d.have_change, d.change), cell_real(fill, true, z->fill_mean, 1),
 			cell_real(maxfill, true, z->fill_max, 1),
 			cell_range(batch, z->batch_min, z->batch_max),
 			cell_range(high, z->high_lo, z->high_hi),
-			cell_real(alloc, have_alloc, alloc_s, 0), cell_real(freed, have_free, free_s, 0));
+			cell_real(alloc, d.have_alloc, d.alloc_per_s, 0),
+			cell_real(freed, have_free, free_s, 0));
 	}
 }
 
@@ -122,7 +114,7 @@ static void json_alloc_rates(const struct watch_sample *prev, const struct watch
 		if (seen)
 			continue;
 		/* Apart: the order in which arguments are evaluated is unspecified. */
-		have = zone_alloc_rate(prev, cur, name, &per_s);
+		have = watch_alloc_rate(prev, cur, name, &per_s);
 		json_real(name, have, per_s, "%.1f");
 	}
 	close_json_object();
@@ -139,9 +131,10 @@ static void json_zone_start(const struct watch_zone *z)
 void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
 		      bool per_cpu)
 {
-	double free_s = 0;
-	bool have_free = prev && watch_rate(prev, cur, VM_PGFREE, &free_s);
-	long long d = 0;
+	double free_s = 0, seconds = 0;
+	bool have_free = watch_free_rate(prev, cur, &free_s);
+	bool have_seconds = watch_seconds(prev, cur, &seconds);
+	struct watch_delta d;
 	char when[48];
 	struct tm tm;
 	size_t n;
@@ -151,18 +144,18 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	snprintf(when + n, sizeof(when) - n, ".%03ldZ", cur->wall.tv_nsec / 1000000);
 	new_json_line(out);
 	print_string(PRINT_JSON, "time", "%s", when);
-	json_real("seconds", prev != NULL, prev ? watch_elapsed(prev, cur) : 0, "%.3f");
+	json_real("seconds", have_seconds, seconds, "%.3f");
 	json_real("pgfree_per_s", have_free, free_s, "%.1f");
 	json_alloc_rates(prev, cur);
 	open_json_array(per_cpu ? "pagesets" : "zones");
 	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
 		const struct watch_cpu *c = &cur->cpus[i];
-		bool have_change = prev && watch_cpu_change(prev, cur, i, &d);
 
+		watch_cpu_delta(prev, cur, i, &d);
 		json_zone_start(&cur->zones[c->zone]);
 		print_long(PRINT_JSON, "cpu", "%ld", c->cpu);
 		print_long(PRINT_JSON, "count", "%ld", c->count);
-		print_long_or_null("count_change", "%ld", have_change, (long)d);
+		print_long_or_null("count_change", "%ld", d.have_change, (long)d.change);
 		json_real("fill_pct", true, c->fill, "%.1f");
 		print_long(PRINT_JSON, "high", "%ld", c->high);
 		print_long(PRINT_JSON, "batch", "%ld", c->batch);
@@ -170,12 +163,12 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	}
 	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
 		const struct watch_zone *z = &cur->zones[i];
-		bool have_change = prev && watch_zone_change(prev, cur, i, &d);
 
+		watch_zone_delta(prev, cur, i, &d);
 		json_zone_start(z);
 		print_long(PRINT_JSON, "cpus", "%ld", (long)z->cpus);
 		print_u64(PRINT_JSON, "pages", "%llu", z->pages);
-		print_long_or_null("pages_change", "%ld", have_change, (long)d);
+		print_long_or_null("pages_change", "%ld", d.have_change, (long)d.change);
 		json_real("fill_mean_pct", true, z->fill_mean, "%.1f");
 		json_real("fill_max_pct", true, z->fill_max, "%.1f");
 		/* As show --summary: the value when every CPU has it, and the range. */

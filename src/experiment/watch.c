@@ -199,6 +199,46 @@ int watch_zone_counter(const char *zone)
 	return -1;
 }
 
+bool watch_seconds(const struct watch_sample *prev, const struct watch_sample *cur,
+		   double *seconds)
+{
+	if (!prev)
+		return false;
+	*seconds = watch_elapsed(prev, cur);
+	return true;
+}
+
+bool watch_free_rate(const struct watch_sample *prev, const struct watch_sample *cur,
+		     double *per_s)
+{
+	return prev && watch_rate(prev, cur, VM_PGFREE, per_s);
+}
+
+bool watch_alloc_rate(const struct watch_sample *prev, const struct watch_sample *cur,
+		      const char *zone, double *per_s)
+{
+	int v = watch_zone_counter(zone);
+
+	return prev && v >= 0 && watch_rate(prev, cur, (enum vm_counter)v, per_s);
+}
+
+void watch_zone_delta(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
+		      struct watch_delta *d)
+{
+	*d = (struct watch_delta){ 0 };
+	d->have_change = prev && watch_zone_change(prev, cur, i, &d->change);
+	d->have_alloc = watch_alloc_rate(prev, cur, cur->zones[i].name, &d->alloc_per_s);
+}
+
+void watch_cpu_delta(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
+		     struct watch_delta *d)
+{
+	*d = (struct watch_delta){ 0 };
+	d->have_change = prev && watch_cpu_change(prev, cur, i, &d->change);
+	d->have_alloc = watch_alloc_rate(prev, cur, cur->zones[cur->cpus[i].zone].name,
+					 &d->alloc_per_s);
+}
+
 #define INTERVAL_MIN 0.01
 #define INTERVAL_MAX 86400.0
 

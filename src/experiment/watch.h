@@ -83,6 +83,27 @@ bool watch_rate(const struct watch_sample *prev, const struct watch_sample *cur,
 int watch_zone_counter(const char *zone);
 
 /*
+ * What the writers print of cur against prev, which is NULL for the first
+ * sample: each false (and its value 0) when not known.
+ */
+struct watch_delta {
+	bool have_change, have_alloc;
+	long long change;	/* of the zone's pages or the pageset's count */
+	double alloc_per_s;	/* of the zones of its name */
+};
+void watch_zone_delta(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
+		      struct watch_delta *d);
+void watch_cpu_delta(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
+		     struct watch_delta *d);
+/* Seconds from prev to cur, pages freed and pages of the zones of a name allocated per second. */
+bool watch_seconds(const struct watch_sample *prev, const struct watch_sample *cur,
+		   double *seconds);
+bool watch_free_rate(const struct watch_sample *prev, const struct watch_sample *cur,
+		     double *per_s);
+bool watch_alloc_rate(const struct watch_sample *prev, const struct watch_sample *cur,
+		      const char *zone, double *per_s);
+
+/*
  * The writers (watch_print.c).  prev is NULL for the first sample, which
  * has no change and no rates yet.
  */
