@@ -558,22 +558,55 @@ static void print_precision(const struct sweep_opts *o, const struct plan *p,
 		fprintf(stderr, "%.0f s\n", pt->seconds);
 }
 
+/* The table that sweep's rows fill as they are measured, through the report writer. */
 static void print_header(const struct sweep_opts *o, const struct plan *p)
 {
-	printf("sweep of %s over %zu value%s: %s", p->batch ? "batch" : "fraction", p->n,
-	       p->n == 1 ? "" : "s", o->command ? o->command[0] : "page_fault1");
-	printf(o->command ? " with PCPCTL_TASKS=" : ", ");
-	for (size_t i = 0; i < p->ntasks; i++)
-		printf("%s%ld", i ? "," : "", p->tasks[i]);
+	new_report_line(stdout, false);
+	print_string(PRINT_FP, NULL, "sweep of %s", p->batch ? "batch" : "fraction");
+	print_u64(PRINT_FP, NULL, " over %llu", p->n);
+	print_string(PRINT_FP, NULL, " value%s", p->n == 1 ? "" : "s");
+	print_string(PRINT_FP, NULL, ": %s", o->command ? o->command[0] : "page_fault1");
+	print_string(PRINT_FP, NULL, "%s", o->command ? " with PCPCTL_TASKS=" : ", ");
+	for (size_t i = 0; i < p->ntasks; i++) {
+		print_string(PRINT_FP, NULL, "%s", i ? "," : "");
+		print_long(PRINT_FP, NULL, "%ld", p->tasks[i]);
+	}
 	if (!o->command)
-		printf(" task%s", p->max_tasks == 1 ? "" : "s");
-	printf(", %ld run%s per point", p->runs, p->runs == 1 ? "" : "s");
-	if (p->pinned)
-		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
-	printf("\n%8s %5s %7s %14s %14s %14s %7s %8s %6s %7s %6s %12s %12s %10s %s\n",
-	       p->batch ? "BATCH" : "FRACTION", "TASKS", "HIGH", unit(o), "MIN", "MAX", "COV%",
-	       "CHANGE%", "LOCK%", "REFILL%", "DRAIN%", "PGALLOC", "PGFREE", "PGFAULT",
-	       "DISTURBED");
+		print_string(PRINT_FP, NULL, " task%s", p->max_tasks == 1 ? "" : "s");
+	print_long(PRINT_FP, NULL, ", %ld", p->runs);
+	print_string(PRINT_FP, NULL, " run%s per point", p->runs == 1 ? "" : "s");
+	if (p->pinned) {
+		print_string(PRINT_FP, NULL, ", %s", p->batch ? "fraction" : "batch");
+		print_long(PRINT_FP, NULL, " pinned at %ld", p->pin);
+	}
+	print_string(PRINT_FP, NULL, "\n%8s", p->batch ? "BATCH" : "FRACTION");
+	print_string(PRINT_FP, NULL, " %5s", "TASKS");
+	print_string(PRINT_FP, NULL, " %7s", "HIGH");
+	print_string(PRINT_FP, NULL, " %14s", unit(o));
+	print_string(PRINT_FP, NULL, " %14s", "MIN");
+	print_string(PRINT_FP, NULL, " %14s", "MAX");
+	print_string(PRINT_FP, NULL, " %7s", "COV%");
+	print_string(PRINT_FP, NULL, " %8s", "CHANGE%");
+	print_string(PRINT_FP, NULL, " %6s", "LOCK%");
+	print_string(PRINT_FP, NULL, " %7s", "REFILL%");
+	print_string(PRINT_FP, NULL, " %6s", "DRAIN%");
+	print_string(PRINT_FP, NULL, " %12s", "PGALLOC");
+	print_string(PRINT_FP, NULL, " %12s", "PGFREE");
+	print_string(PRINT_FP, NULL, " %10s", "PGFAULT");
+	print_string(PRINT_FP, NULL, " %s\n", "DISTURBED");
+	end_report_line();
+}
+
+/* A percentage with its format, or "-" as wide when there is none. */
+static void print_pct(const char *fmt, const char *none, bool has, double value)
+	__attribute__((format(printf, 1, 0)));
+
+static void print_pct(const char *fmt, const char *none, bool has, double value)
+{
+	if (has)
+		print_double(PRINT_FP, NULL, fmt, value);
+	else
+		print_null(PRINT_FP, NULL, none, "-");
 }
 
 static void print_row(const struct point *pt, const struct point *first)
@@ -581,31 +614,26 @@ static void print_row(const struct point *pt, const struct point *first)
 	double change = 0;
 
 	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
-	printf("%8ld %5ld ", pt->value, pt->tasks);
+	new_report_line(stdout, false);
+	print_long(PRINT_FP, NULL, "%8ld", pt->value);
+	print_long(PRINT_FP, NULL, " %5ld", pt->tasks);
 	if (pt->high >= 0)
-		printf("%7ld", pt->high);
+		print_long(PRINT_FP, NULL, " %7ld", pt->high);
 	else
-		printf("%7s", "-");
-	printf(" %14.1f %14.1f %14.1f ", pt->st.hmean, pt->st.min, pt->st.max);
-	if (pt->st.has_cv)
-		printf("%7.2f", 100 * pt->st.cv);
-	else
-		printf("%7s", "-");
-	printf(" %+8.1f", change);
-	if (pt->has_lock)
-		printf(" %6.2f", pt->lock.lock_pct);
-	else
-		printf(" %6s", "-");
-	if (pt->has_lock && pt->lock.has_refill)
-		printf(" %7.2f", pt->lock.refill_pct);
-	else
-		printf(" %7s", "-");
-	if (pt->has_lock && pt->lock.has_drain)
-		printf(" %6.2f", pt->lock.drain_pct);
-	else
-		printf(" %6s", "-");
-	printf(" %12llu %12llu %10llu %s\n", pt->load.pgalloc, pt->load.pgfree,
-	       pt->load.pgfault, pt->load.disturbed ? "yes" : "no");
+		print_null(PRINT_FP, NULL, " %7s", "-");
+	print_double(PRINT_FP, NULL, " %14.1f", pt->st.hmean);
+	print_double(PRINT_FP, NULL, " %14.1f", pt->st.min);
+	print_double(PRINT_FP, NULL, " %14.1f", pt->st.max);
+	print_pct(" %7.2f", " %7s", pt->st.has_cv, 100 * pt->st.cv);
+	print_double(PRINT_FP, NULL, " %+8.1f", change);
+	print_pct(" %6.2f", " %6s", pt->has_lock, pt->lock.lock_pct);
+	print_pct(" %7.2f", " %7s", pt->has_lock && pt->lock.has_refill, pt->lock.refill_pct);
+	print_pct(" %6.2f", " %6s", pt->has_lock && pt->lock.has_drain, pt->lock.drain_pct);
+	print_u64(PRINT_FP, NULL, " %12llu", pt->load.pgalloc);
+	print_u64(PRINT_FP, NULL, " %12llu", pt->load.pgfree);
+	print_u64(PRINT_FP, NULL, " %10llu", pt->load.pgfault);
+	print_string(PRINT_FP, NULL, " %s\n", pt->load.disturbed ? "yes" : "no");
+	end_report_line();
 	fflush(stdout);
 }
 

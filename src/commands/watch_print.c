@@ -142,7 +142,7 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	gmtime_r(&cur->wall.tv_sec, &tm);
 	n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + n, sizeof(when) - n, ".%03ldZ", cur->wall.tv_nsec / 1000000);
-	new_json_line(out);
+	new_report_line(out, true);
 	print_string(PRINT_JSON, "time", "%s", when);
 	json_real("seconds", have_seconds, seconds, "%.3f");
 	json_real("pgfree_per_s", have_free, free_s, "%.1f");
@@ -181,5 +181,5 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		close_json_object();
 	}
 	close_json_array();
-	end_json_line();
+	end_report_line();
 }

@@ -66,12 +66,12 @@ int delete_json_obj(void)
 	return -EIO;
 }
 
-void new_json_line(FILE *out)
+void new_report_line(FILE *out, bool json)
 {
-	begin(out, true, true);
+	begin(out, json, true);
 }
 
-void end_json_line(void)
+void end_report_line(void)
 {
 	end();
 }

@@ -30,9 +30,13 @@ enum output_type {
 /* Start a report on stdout, JSON or text; end it (and flush): 0 or -EIO. */
 void new_json_obj(bool json);
 int delete_json_obj(void);
-/* One JSON document on one line of out; ended without a flush, which is the caller's. */
-void new_json_line(FILE *out);
-void end_json_line(void);
+/*
+ * One line of out, a JSON document (JSON Lines) or text: show --interval's
+ * samples, sweep's rows as they are measured.  Ended without a flush, which
+ * is the caller's.
+ */
+void new_report_line(FILE *out, bool json);
+void end_report_line(void);
 bool is_json_context(void);
 
 /* JSON only: a member (key) or, inside an array, an element (NULL) that holds more. */
