@@ -558,6 +558,42 @@ static void test_malformed(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* A copy holds the same zones and pagesets and shares no memory with the original. */
+static void test_copy(void **state)
+{
+	struct zoneinfo zi, copy, again;
+
+	(void)state;
+	/* A node without CPUs: zones with pagesets and zones without. */
+	parse_fixture("debian-6.1-cpuless-node.zoneinfo", &zi);
+	parse_fixture("debian-6.1-cpuless-node.zoneinfo", &again);
+	assert_int_equal(zoneinfo_copy(&copy, &zi), 0);
+	assert_ptr_not_equal(copy.zones, zi.zones);
+	assert_ptr_not_equal(copy.pageset_store, zi.pageset_store);
+	/* What the copy holds outlives the original, and changes to it stay its own. */
+	zoneinfo_free(&zi);
+	assert_int_equal(copy.nzones, again.nzones);
+	assert_int_equal(copy.npagesets, again.npagesets);
+	assert_int_equal(copy.pageset_fields, again.pageset_fields);
+	for (size_t i = 0; i < copy.nzones; i++) {
+		const struct zi_zone *c = &copy.zones[i], *o = &again.zones[i];
+
+		assert_int_equal(c->node, o->node);
+		assert_string_equal(c->name, o->name);
+		assert_memory_equal(c->field, o->field, sizeof(c->field));
+		assert_int_equal(c->npagesets, o->npagesets);
+		if (!o->pagesets) {
+			assert_null(c->pagesets);
+			continue;
+		}
+		assert_true(c->pagesets >= copy.pageset_store &&
+			    c->pagesets + c->npagesets <= copy.pageset_store + copy.npagesets);
+		assert_memory_equal(c->pagesets, o->pagesets, o->npagesets * sizeof(*o->pagesets));
+	}
+	zoneinfo_free(&copy);
+	zoneinfo_free(&again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_paths_agree),
 		cmocka_unit_test(test_number_lengths),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests_name("zoneinfo", tests, NULL, NULL);

@@ -560,6 +560,31 @@ void zoneinfo_free(struct zoneinfo *zi)
 	memset(zi, 0, sizeof(*zi));
 }
 
+int zoneinfo_copy(struct zoneinfo *dst, const struct zoneinfo *src)
+{
+	struct zoneinfo c = *src;
+
+	c.zones = src->nzones ? malloc(src->nzones * sizeof(*c.zones)) : NULL;
+	c.pageset_store = src->npagesets ?
+		malloc(src->npagesets * sizeof(*c.pageset_store)) : NULL;
+	if ((src->nzones && !c.zones) || (src->npagesets && !c.pageset_store)) {
+		zoneinfo_free(&c);
+		return -ENOMEM;
+	}
+	if (src->nzones)
+		memcpy(c.zones, src->zones, src->nzones * sizeof(*c.zones));
+	if (src->npagesets)
+		memcpy(c.pageset_store, src->pageset_store,
+		       src->npagesets * sizeof(*c.pageset_store));
+	/* The zones point into the store: into the copy's now. */
+	for (size_t i = 0; i < c.nzones; i++)
+		if (c.zones[i].pagesets)
+			c.zones[i].pagesets = c.pageset_store +
+					      (src->zones[i].pagesets - src->pageset_store);
+	*dst = c;
+	return 0;
+}
+
 void zi_zone_range(const struct zi_zone *z, enum zi_field f, int *lo, int *hi)
 {
 	*lo = *hi = z->npagesets ? z->pagesets[0].value[f] : 0;

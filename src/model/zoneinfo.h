@@ -71,6 +71,8 @@ struct zi_error {
 int zoneinfo_parse(const char *text, size_t len, struct zoneinfo *zi,
 		   struct zi_error *err);
 void zoneinfo_free(struct zoneinfo *zi);
+/* dst as a copy of src, which it shares nothing with: 0, or -ENOMEM with dst untouched. */
+int zoneinfo_copy(struct zoneinfo *dst, const struct zoneinfo *src);
 
 /*
  * The same, fed in chunks of any size (a line may span chunks), so that a

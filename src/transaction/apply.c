@@ -545,12 +545,19 @@ static enum change_status prepare(struct txn *t)
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
-	/* A dry run reports the prediction as its "after"; a real run reads zoneinfo back. */
-	if (t->req->dry_run)
-		rc = kernel_load_zoneinfo(t->k, &res->zi_after) ||
-		     predict(t->k, t->era, &t->want, res, &res->zi_after, true);
-	else
+	/*
+	 * A dry run reports the prediction as its "after", made on a copy of
+	 * "before"; a real run reads zoneinfo back.
+	 */
+	if (t->req->dry_run) {
+		if (zoneinfo_copy(&res->zi_after, &res->zi_before)) {
+			pcp_error("out of memory");
+			return CHANGE_FAILED;
+		}
+		rc = predict(t->k, t->era, &t->want, res, &res->zi_after, true);
+	} else {
 		rc = predict(t->k, t->era, &t->want, res, &res->zi_before, false);
+	}
 	if (rc)
 		return CHANGE_FAILED;
 	/*
