@@ -415,45 +415,6 @@ static const struct poptOption *any_option(const char *longname, char shortname)
 	return NULL;
 }
 
-static bool takes_value(const char *longname, char shortname)
-{
-	const struct poptOption *o = any_option(longname, shortname);
-
-	return o && (o->argInfo == POPT_ARG_STRING || o->argInfo == POPT_ARG_ARGV);
-}
-
-/*
- * The index of the command's name in argv, 0 when none is given: the
- * first word that is neither an option nor an option's value.
- */
-static int find_command(int argc, const char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0)
-			return 0;
-		if (a[0] != '-' || a[1] == '\0')
-			return i;
-		if (a[1] == '-') {
-			char name[64];
-
-			if (strchr(a, '='))
-				continue;
-			snprintf(name, sizeof(name), "%s", a + 2);
-			i += takes_value(name, '\0');
-			continue;
-		}
-		/* A cluster of short options: a value is the rest of it, or the next word. */
-		for (const char *c = a + 1; *c; c++)
-			if (takes_value(NULL, *c)) {
-				i += c[1] == '\0';
-				break;
-			}
-	}
-	return 0;
-}
-
 static const struct command *command_named(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -515,13 +476,66 @@ static const struct poptOption *command_option(const struct command *cmd, const 
 	return o ? o : option_in(common_options, longname, shortname);
 }
 
-/* Whether words follow a "--": popt hands them over as leftover arguments. */
-static bool find_dashdash(int argc, const char **argv)
+/* Whether an option takes a value, as cmd's table has it; before the command's name, any table. */
+static bool takes_value(const struct command *cmd, const char *longname, char shortname)
 {
-	for (int i = 1; i + 1 < argc; i++)
-		if (strcmp(argv[i], "--") == 0)
-			return true;
-	return false;
+	const struct poptOption *o = cmd ? command_option(cmd, longname, shortname) :
+					   any_option(longname, shortname);
+
+	return o && (o->argInfo == POPT_ARG_STRING || o->argInfo == POPT_ARG_ARGV);
+}
+
+/* What the one walk of argv before popt finds. */
+struct argv_scan {
+	int command;		/* the index of the command's name, 0 when none is given */
+	int *options;		/* the indices of the words that give options, up to a "--" */
+	int noptions;
+	bool dashdash;		/* words follow a "--": popt hands them over as arguments */
+};
+
+/*
+ * The command's name is the first word that is neither an option nor an
+ * option's value; the words that follow a "--" are neither.  0, or -ENOMEM.
+ */
+static int scan_args(int argc, const char **argv, struct argv_scan *a)
+{
+	const struct command *cmd = NULL;
+
+	*a = (struct argv_scan){ .options = calloc((size_t)argc, sizeof(*a->options)) };
+	if (!a->options)
+		return -ENOMEM;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (strcmp(w, "--") == 0) {
+			a->dashdash = i + 1 < argc;
+			break;
+		}
+		if (w[0] != '-' || w[1] == '\0') {
+			if (!a->command) {
+				a->command = i;
+				cmd = command_named(w);
+			}
+			continue;
+		}
+		a->options[a->noptions++] = i;
+		if (w[1] == '-') {
+			char name[64];
+
+			if (strchr(w, '='))
+				continue;
+			snprintf(name, sizeof(name), "%s", w + 2);
+			i += takes_value(cmd, name, '\0');
+			continue;
+		}
+		/* A cluster of short options: a value is the rest of it, or the next word. */
+		for (const char *c = w + 1; *c; c++)
+			if (takes_value(cmd, NULL, *c)) {
+				i += c[1] == '\0';
+				break;
+			}
+	}
+	return 0;
 }
 
 /*
@@ -529,34 +543,26 @@ static bool find_dashdash(int argc, const char **argv)
  * option argv gives with a value whose variable is still NULL.  A lost
  * --sysroot would turn a run on a tree into one on the live system.
  */
-static bool value_dropped(const struct command *cmd, int argc, const char **argv)
+static bool value_dropped(const struct command *cmd, const char **argv, const struct argv_scan *a)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		const char *a = argv[i];
+	for (int n = 0; n < a->noptions; n++) {
+		const char *w = argv[a->options[n]];
 		const struct poptOption *o = NULL;
-		bool inline_value = false;
 
-		if (a[0] != '-' || a[1] == '\0')
-			continue;
-		if (a[1] == '-') {
+		if (w[1] == '-') {
 			char name[64];
 
-			snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(w + 2, "="), w + 2);
 			o = command_option(cmd, name, '\0');
-			inline_value = strchr(a, '=') != NULL;
 		} else {
-			for (const char *c = a + 1; *c && !o; c++) {
+			for (const char *c = w + 1; *c && !o; c++) {
 				o = command_option(cmd, NULL, *c);
 				if (o && o->argInfo != POPT_ARG_STRING)
 					o = NULL;
-				inline_value = o && c[1] != '\0';
 			}
 		}
-		if (!o || o->argInfo != POPT_ARG_STRING)
-			continue;
-		if (!*(char **)o->arg)
+		if (o && o->argInfo == POPT_ARG_STRING && !*(char **)o->arg)
 			return true;
-		i += !inline_value;
 	}
 	return false;
 }
@@ -594,14 +600,22 @@ static bool sysroot_is_dir(const char *dir)
 
 int main(int argc, const char **argv)
 {
-	int at = find_command(argc, argv), rc = EXIT_USAGE, status;
-	const struct command *cmd = command_named(at ? argv[at] : "show");
+	int rc = EXIT_USAGE, status, at;
+	const struct command *cmd;
 	struct sysroot *root = NULL;
 	const char **av, **args;
+	struct argv_scan words;
 	poptContext ctx;
 
+	if (scan_args(argc, argv, &words)) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	at = words.command;
+	cmd = command_named(at ? argv[at] : "show");
 	if (!cmd) {
 		unknown_command(argv[at]);
+		free(words.options);
 		return EXIT_USAGE;
 	}
 
@@ -615,6 +629,7 @@ int main(int argc, const char **argv)
 	av = calloc((size_t)argc + 1, sizeof(*av));
 	if (!av) {
 		pcp_error("out of memory");
+		free(words.options);
 		return EXIT_FAIL;
 	}
 	for (int i = 0, j = 0; i < argc; i++)
@@ -646,8 +661,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	args = poptGetArgs(ctx);
-	if (value_dropped(cmd, argc, argv) ||
-	    (!args && cmd->takes_command && find_dashdash(argc, argv))) {
+	if (value_dropped(cmd, argv, &words) || (!args && cmd->takes_command && words.dashdash)) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -682,5 +696,6 @@ out:
 	free_option_strings();
 	poptFreeContext(ctx);
 	free(av);
+	free(words.options);
 	return rc;
 }
