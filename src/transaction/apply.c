@@ -377,12 +377,12 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 	doubt_format(r, ex->have, zi);
 	for (size_t i = 0; i < zi->nzones && !rc; i++) {
 		const struct zi_zone *z = &zi->zones[i];
-		const struct journal_zone *o;
 
 		if (!z->npagesets)
 			continue;
 		if (observed && observed->nzones) {
-			o = observed_zone(observed, z);
+			const struct journal_zone *o = observed_zone(observed, z);
+
 			if (o && !(rc = check_zone_observed(k, r, ex, z, o, why, whylen)))
 				*checks |= CHECK_OBSERVED;
 		} else if (!r->doubt[0]) {
