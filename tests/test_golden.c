@@ -294,8 +294,8 @@ static void test_golden_pairs(void **state)
 	       "(%zu pagesets)\n", matched, pairs, nguests, pagesets);
 	if (bad)
 		fail_msg("%d values differ from what the kernels printed", bad);
-	/* The captures converted from tests/fixtures/zoneinfo are 12 pairs. */
-	assert_true(pairs >= 12);
+	/* The converted captures (12 pairs), 5.10 amd64, 7.3 arm64 16K and 7.2 ppc64el 64K (2 each). */
+	assert_true(pairs >= 18);
 }
 
 int main(void)
