@@ -273,6 +273,10 @@ static void print_report(const struct change_result *r, const struct change_requ
 	if (dry_run) {
 		puts("expected per zone (now -> after the change):");
 		print_zones(r);
+		if (r->rules.doubt[0])
+			printf("(by the rules of %s with %ld KiB pages, which pcpctl cannot know to be "
+			       "this kernel's: %s)\n", generations[r->rules.era],
+			       r->rules.page_size / 1024, r->rules.doubt);
 		print_persist_text(root, req, r, pr);
 		puts("dry run: nothing was written");
 		return;
