@@ -35,6 +35,7 @@ simtree() {
 		"$t/sys/devices/system/node/node0" "$t/sys/devices/system/node/node1"
 	cp "$fixtures/debian-6.1-4cpu-2node.zoneinfo" "$t/proc/zoneinfo"
 	echo 6.1.0-57-pcpctl >"$t/proc/sys/kernel/osrelease"
+	mkdir -p "$t/proc/self" && echo "KernelPageSize:        4 kB" >"$t/proc/self/smaps"
 	echo 0 >"$t/proc/sys/vm/percpu_pagelist_batch"
 	echo 0 >"$t/proc/sys/vm/percpu_pagelist_high_fraction"
 	echo 0-1 >"$t/sys/devices/system/node/node0/cpulist"

@@ -162,9 +162,11 @@ static void recompute_zone(const struct kernel *k, enum pcp_era era, const long 
 {
 	long fraction = have[SYSCTL_HIGH_FRACTION] ? value[SYSCTL_HIGH_FRACTION] :
 			have[SYSCTL_FRACTION] ? value[SYSCTL_FRACTION] : 0;
+	bool assumed;
 	struct pcp_zone_input in = {
 		.era = era, .managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW],
 		.fraction = fraction,
+		.page_shift = (unsigned)pcp_page_shift(kernel_page_size(k, &assumed)),
 	};
 	struct pcp_expect want;
 
@@ -172,10 +174,10 @@ static void recompute_zone(const struct kernel *k, enum pcp_era era, const long 
 		in.split = (unsigned)z->npagesets;
 	if (have[SYSCTL_BATCH] && value[SYSCTL_BATCH])
 		in.batch = pcp_patched_batch(&in, value[SYSCTL_BATCH]);
-	else if (era == ERA_FRACTION)
+	else if (pcp_era_fraction_sets_batch(era))
 		in.batch = pcp_fraction_batch(&in);
 	else
-		in.batch = pcp_default_batch(era, in.managed);
+		in.batch = pcp_default_batch(&in);
 
 	pcp_expected(&in, &want);
 	for (size_t i = 0; i < z->npagesets; i++) {
