@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,12 +25,12 @@ int main(int argc, char **argv)
 	long value = 0;
 	int s = -1, rc;
 
-	if (argc == 3 && strcmp(argv[2], "boot") == 0)
-		;
-	else if (argc == 5 && strcmp(argv[2], "write") == 0 &&
-		 (s = sysctl_by_name(argv[3])) >= 0 && parse_long(argv[4], LONG_MIN, LONG_MAX, &value) == 0)
-		;
-	else {
+	bool boot = argc == 3 && strcmp(argv[2], "boot") == 0;
+
+	if (!boot && argc == 5 && strcmp(argv[2], "write") == 0 &&
+	    parse_long(argv[4], LONG_MIN, LONG_MAX, &value) == 0)
+		s = sysctl_by_name(argv[3]);
+	if (!boot && s < 0) {
 		fprintf(stderr, "usage: simctl DIR boot | simctl DIR write NAME VALUE\n");
 		return 2;
 	}
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
 		sysroot_free(root);
 		return 1;
 	}
-	rc = s < 0 ? sim_boot(k) : k->ops->write_sysctl(k, (enum pcp_sysctl)s, value);
+	rc = boot ? sim_boot(k) : k->ops->write_sysctl(k, (enum pcp_sysctl)s, value);
 	if (rc)
 		fprintf(stderr, "simctl: %s %s: %s\n", argv[1], argv[2], strerror(-rc));
 	k->ops->close(k);

@@ -42,7 +42,7 @@ unsigned long sim_page_size_of_smaps(const char *smaps)
 		return 4096;
 	kib = strtoul(key + strlen("KernelPageSize:"), &end, 10);
 	/* A page is a power of two from 4 KiB up; anything else is no reading. */
-	if (kib < 4 || kib > 1024 * 1024 || (kib & (kib - 1)))
+	if (kib < 4 || kib > 1024UL * 1024 || (kib & (kib - 1)))
 		return 4096;
 	return kib * 1024;
 }
@@ -134,7 +134,7 @@ void sim_zone_pcp(const struct sim_kernel *k, const struct sim_zone *z, struct s
 			long high = (long)(z->managed / (uint64_t)k->fraction);
 			long cap = (long)k->page_shift * 8;
 
-			out->high = high;
+			out->high = (int)high;
 			batch = high / 4 > cap ? cap : high / 4;
 			out->batch = batch < 1 ? 1 : (int)batch;
 		} else {
