@@ -2,10 +2,11 @@
 /*
  * A simulated kernel behind the kernel interface, for tests of the change
  * transaction.  Its state is a sysroot tree: proc/zoneinfo (a real capture
- * to start from), the files of proc/sys/vm, proc/sys/kernel/osrelease and the node
- * cpulists.  A sysctl write validates like the kernel, and unless the value
- * is already set, recomputes batch and high for the kernel era of the
- * release and rewrites zoneinfo.  Faults come from DIR/sim/faults, one per
+ * to start from), the files of proc/sys/vm, proc/sys/kernel/osrelease, the node
+ * cpulists and proc/self/smaps (the page size).  A sysctl write validates like
+ * the kernel, and unless the value is already set, recomputes batch and high
+ * by the simulator's own rules (simrules.c) for the release's generation and
+ * the page size, and rewrites zoneinfo.  Faults come from DIR/sim/faults, one per
  * line:
  *   fail-write K ERRNO      the K-th write (counted in DIR/sim/writes) fails
  *   mismatch-after-write K  the K-th write leaves one pageset off by one
