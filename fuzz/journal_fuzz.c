@@ -27,6 +27,14 @@ static void check_journal(const struct journal *j)
 		for (size_t k = 0; k < i; k++)
 			CHECK(j->sysctl[k] != j->sysctl[i]);
 	}
+	CHECK(j->nzones <= JOURNAL_ZONES_MAX);
+	for (size_t i = 0; i < j->nzones; i++) {
+		const struct journal_zone *z = &j->zones[i];
+
+		CHECK(z->node >= 0 && z->batch >= 0 && z->high >= -1);
+		CHECK(z->name[0] && strlen(z->name) < sizeof(z->name));
+		CHECK((z->high_min < 0) == (z->high_max < 0));
+	}
 	for (int s = 0; s < NSYSCTLS; s++) {
 		CHECK(!j->persisted.have[s] || j->persist);
 		CHECK(!j->persisted.have[s] ||
@@ -37,7 +45,8 @@ static void check_journal(const struct journal *j)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char text[2 * JOURNAL_MAX], again[JOURNAL_MAX + 1], why[160] = "";
-	struct journal j, back;
+	/* A journal holds JOURNAL_ZONES_MAX zones: too large for the stack of a fuzzer. */
+	static struct journal j, back;
 	size_t len;
 	int rc;
 
@@ -62,7 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(journal_parse(again, len, &back, why, sizeof(why)) == 0);
 	CHECK(back.n == j.n && back.persist == j.persist &&
 	      persist_same(&back.persisted, &j.persisted) && back.have_wrote == j.have_wrote &&
-	      back.committed == j.committed);
+	      back.committed == j.committed && back.nzones == j.nzones);
+	for (size_t i = 0; i < j.nzones; i++)
+		CHECK(memcmp(&back.zones[i], &j.zones[i], sizeof(j.zones[i])) == 0);
 	for (size_t i = 0; i < j.n; i++)
 		CHECK(back.sysctl[i] == j.sysctl[i] && back.old[i] == j.old[i] &&
 		      (!j.have_wrote || back.wrote[i] == j.wrote[i]));

@@ -43,6 +43,29 @@ bool fraction_valid(long fraction)
 	return fraction == 0 || (fraction >= PCP_FRACTION_MIN && fraction <= INT32_MAX);
 }
 
+static const struct {
+	const char *name, *text;
+} checks[NCHECKS] = {
+	{ "sysctls", "the sysctls read back as written" },
+	{ "rules", "every pageset as this kernel's rules give it" },
+	{ "one_batch", "every CPU of a zone shows one batch" },
+	{ "batch_kept", "no batch moved, as the write cannot move it" },
+	{ "batch_within", "every batch that moved is within the one written" },
+	{ "fraction_high", "high is managed pages / the fraction on every CPU" },
+	{ "minmax_equal", "high_min = high_max on every CPU, as a fraction sets them" },
+	{ "observed", "every pageset shows the values observed before the change" },
+};
+
+const char *verify_check_name(int bit)
+{
+	return checks[bit].name;
+}
+
+const char *verify_check_text(int bit)
+{
+	return checks[bit].text;
+}
+
 static void checkpoint(struct kernel *k, const char *step)
 {
 	if (k->ops->checkpoint)
@@ -84,15 +107,15 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
  * What the kernel computes for the zone from the settings ex with low
  * watermark low; *want_batch is -1 when the change leaves the batch alone.
  */
-static int zone_input(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
-		      const struct zi_zone *z, uint64_t low, struct pcp_zone_input *in,
-		      int *want_batch, char *why, size_t whylen)
+static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
+		      const struct expectation *ex, const struct zi_zone *z, uint64_t low,
+		      struct pcp_zone_input *in, int *want_batch, char *why, size_t whylen)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	int rc;
 
 	*in = (struct pcp_zone_input){
-		.era = era, .managed = z->field[ZI_MANAGED], .low = low,
+		.era = r->era, .page_shift = r->page_shift, .managed = z->field[ZI_MANAGED], .low = low,
 		.fraction = ex->have[fs] ? ex->value[fs] : 0,
 	};
 	rc = zone_split_cpus(root, z, &in->split);
@@ -110,7 +133,7 @@ static int zone_input(const struct sysroot *root, enum pcp_era era, const struct
 }
 
 /* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const struct sysroot *root, enum pcp_era era,
+static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
 		      const struct expectation *ex, const struct zi_zone *z, uint64_t low, char *why,
 		      size_t whylen)
 {
@@ -118,7 +141,7 @@ static int check_zone(const struct sysroot *root, enum pcp_era era,
 	int want_batch;
 	int rc;
 
-	rc = zone_input(root, era, ex, z, low, &in, &want_batch, why, whylen);
+	rc = zone_input(root, r, ex, z, low, &in, &want_batch, why, whylen);
 	if (rc)
 		return rc;
 
@@ -149,18 +172,18 @@ static int check_zone(const struct sysroot *root, enum pcp_era era,
  * with the boost it had before the change (before: the same zone then, or
  * NULL), or with none.  A mismatch is described for the boost it has now.
  */
-static int verify_zone(const struct sysroot *root, enum pcp_era era, const struct expectation *ex,
-		       const struct zi_zone *z, const struct zi_zone *before, char *why,
-		       size_t whylen)
+static int verify_zone(const struct sysroot *root, const struct kernel_rules *r,
+		       const struct expectation *ex, const struct zi_zone *z,
+		       const struct zi_zone *before, char *why, size_t whylen)
 {
 	uint64_t boost = z->field[ZI_BOOST] <= z->field[ZI_LOW] ? z->field[ZI_BOOST] : 0;
 	uint64_t base = z->field[ZI_LOW] - boost;
 	const uint64_t lows[] = { base + boost, base + (before ? before->field[ZI_BOOST] : 0), base };
 	char other[200];
-	int rc = check_zone(root, era, ex, z, lows[0], why, whylen);
+	int rc = check_zone(root, r, ex, z, lows[0], why, whylen);
 
 	for (size_t i = 1; i < ARRAY_SIZE(lows) && rc == -EPROTO; i++)
-		if (lows[i] != lows[0] && check_zone(root, era, ex, z, lows[i], other,
+		if (lows[i] != lows[0] && check_zone(root, r, ex, z, lows[i], other,
 						     sizeof(other)) == 0)
 			rc = 0;
 	return rc;
@@ -174,15 +197,160 @@ static const struct zi_zone *same_zone(const struct zoneinfo *zi, const struct z
 	return NULL;
 }
 
+/* The batch of every CPU of the zone, or -1 when they differ. */
+static int zone_batch(const struct zi_zone *z)
+{
+	int lo, hi;
+
+	zi_zone_range(z, ZI_BATCH, &lo, &hi);
+	return lo == hi ? lo : -1;
+}
+
 /*
- * Read the targeted sysctls back and check every populated zone's pagesets
- * against what this kernel computes from them.  On a mismatch says why.
+ * What holds in every generation and at every page size, for a kernel whose
+ * rules pcpctl cannot know exactly: the write's recompute reaches every CPU
+ * of the zone, and batch and high moved (or not) as the write implies.
+ * before: the same zone before the change, or NULL.
  */
-static int verify(struct kernel *k, enum pcp_era era, const struct expectation *ex,
-		  const struct zoneinfo *before, struct zoneinfo *zi, char *why, size_t whylen)
+static int check_zone_certain(const struct expectation *ex, const struct zi_zone *z,
+			      const struct zi_zone *before, unsigned *checks, char *why,
+			      size_t whylen)
+{
+	enum pcp_sysctl fs = fraction_sysctl(ex->have);
+	int batch = zone_batch(z), was = before ? zone_batch(before) : -1;
+	long fraction = ex->value[fs];
+
+	if (batch < 0) {
+		snprintf(why, whylen, "node %d zone %s shows different batches on its CPUs", z->node,
+			 z->name);
+		return -EPROTO;
+	}
+	*checks |= CHECK_ONE_BATCH;
+	/* Only our patch's sysctl and the fraction of 5.13 and before set a batch. */
+	if (was >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION]) {
+		if (batch != was) {
+			snprintf(why, whylen, "node %d zone %s shows batch %d, which vm.%s cannot "
+				 "change (it was %d)", z->node, z->name, batch, sysctl_name(fs), was);
+			return -EPROTO;
+		}
+		*checks |= CHECK_BATCH_KEPT;
+	}
+	if (was >= 0 && ex->targeted[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH] && batch != was) {
+		if (batch > ex->value[SYSCTL_BATCH]) {
+			snprintf(why, whylen, "node %d zone %s shows batch %d, more than the %ld "
+				 "written", z->node, z->name, batch, ex->value[SYSCTL_BATCH]);
+			return -EPROTO;
+		}
+		*checks |= CHECK_BATCH_WITHIN;
+	}
+	for (size_t i = 0; i < z->npagesets; i++) {
+		const struct zi_pageset *ps = &z->pagesets[i];
+		int rc;
+
+		if (fs == SYSCTL_FRACTION && ex->targeted[fs] && fraction > 0) {
+			rc = check_pageset(z, ps, ZI_HIGH,
+					   (int)(z->field[ZI_MANAGED] / (uint64_t)fraction), why,
+					   whylen);
+			if (rc)
+				return rc;
+			*checks |= CHECK_FRACTION_HIGH;
+		}
+		if (fs == SYSCTL_HIGH_FRACTION && fraction > 0 && zi_has(ps, ZI_HIGH_MIN)) {
+			rc = check_pageset(z, ps, ZI_HIGH_MAX, ps->value[ZI_HIGH_MIN], why, whylen);
+			if (rc)
+				return rc;
+			*checks |= CHECK_MINMAX_EQUAL;
+		}
+	}
+	return 0;
+}
+
+static const struct journal_zone *observed_zone(const struct journal *j, const struct zi_zone *z)
+{
+	for (size_t i = 0; i < j->nzones; i++)
+		if (j->zones[i].node == z->node && strcmp(j->zones[i].name, z->name) == 0)
+			return &j->zones[i];
+	return NULL;
+}
+
+/*
+ * A restored zone against what it showed before the change.  At fraction 0
+ * high (and, from 6.7, high_min) derive from the low watermark as it was at
+ * the last recompute, which kswapd's boost moves between recomputes: where
+ * they differ from the observation, they are checked by the rules instead,
+ * when those are known exactly, and else not at all.
+ */
+static int check_zone_observed(struct kernel *k, const struct kernel_rules *r,
+			       const struct expectation *ex, const struct zi_zone *z,
+			       const struct journal_zone *o, char *why, size_t whylen)
+{
+	bool from_watermark = ex->value[fraction_sysctl(ex->have)] == 0 &&
+			      !pcp_era_fraction_sets_batch(r->era);
+	bool moved = false;
+	char other[200];
+	int rc = 0;
+
+	for (size_t i = 0; i < z->npagesets && !rc; i++) {
+		const struct zi_pageset *ps = &z->pagesets[i];
+
+		rc = check_pageset(z, ps, ZI_BATCH, o->batch, why, whylen);
+		if (!rc && o->high_max >= 0 && zi_has(ps, ZI_HIGH_MAX))
+			rc = check_pageset(z, ps, ZI_HIGH_MAX, o->high_max, why, whylen);
+		if (!rc && o->high >= 0 &&
+		    check_pageset(z, ps, ZI_HIGH, o->high, other, sizeof(other)))
+			moved = true;
+		if (!rc && o->high_min >= 0 && zi_has(ps, ZI_HIGH_MIN) &&
+		    check_pageset(z, ps, ZI_HIGH_MIN, o->high_min, other, sizeof(other)))
+			moved = true;
+	}
+	if (rc || (moved && !from_watermark)) {
+		if (!rc)
+			snprintf(why, whylen, "%s", other);
+		snprintf(why + strlen(why), whylen - strlen(why), " as before the change");
+		return -EPROTO;
+	}
+	return moved && !r->doubt[0] ? verify_zone(k->root, r, ex, z, NULL, why, whylen) : 0;
+}
+
+/*
+ * zoneinfo's format or the sysctls this kernel has disagree with the era of
+ * its release: a vendor's kernel with backports, or a release string that
+ * lies.  Says so in r->doubt.
+ */
+static void doubt_format(struct kernel_rules *r, const bool have[NSYSCTLS],
+			 const struct zoneinfo *zi)
+{
+	bool minmax = false, fraction_era = pcp_era_fraction_sets_batch(r->era);
+
+	if (r->doubt[0])
+		return;
+	for (size_t i = 0; i < zi->nzones && !minmax; i++)
+		for (size_t p = 0; p < zi->zones[i].npagesets && !minmax; p++)
+			minmax = zi_has(&zi->zones[i].pagesets[p], ZI_HIGH_MIN);
+	if (minmax != (r->era == ERA_HIGH_MINMAX))
+		snprintf(r->doubt, sizeof(r->doubt), "its zoneinfo %s high_min/high_max, which its "
+			 "release's generation does not", minmax ? "prints" : "does not print");
+	else if ((have[SYSCTL_FRACTION] && !fraction_era) ||
+		 (have[SYSCTL_HIGH_FRACTION] && fraction_era))
+		snprintf(r->doubt, sizeof(r->doubt), "it has vm.%s, which its release's "
+			 "generation does not", sysctl_name(fraction_era ? SYSCTL_HIGH_FRACTION :
+									    SYSCTL_FRACTION));
+}
+
+/*
+ * Read the targeted sysctls back and check every populated zone's pagesets:
+ * against observed, the values before the change, when given (a restore);
+ * else against what this kernel computes from the settings, when its rules
+ * are known exactly; else for what holds in every generation.  On a
+ * mismatch says why.  *checks gets the checks made.
+ */
+static int verify(struct kernel *k, struct kernel_rules *r, const struct expectation *ex,
+		  const struct zoneinfo *before, const struct journal *observed,
+		  struct zoneinfo *zi, unsigned *checks, char *why, size_t whylen)
 {
 	int rc;
 
+	*checks = 0;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		long now;
 
@@ -199,23 +367,48 @@ static int verify(struct kernel *k, enum pcp_era era, const struct expectation *
 				 ex->value[s]);
 			return -EPROTO;
 		}
+		*checks |= CHECK_SYSCTLS;
 	}
 	rc = kernel_load_zoneinfo(k, zi);
 	if (rc) {
 		snprintf(why, whylen, "cannot read zoneinfo");
 		return rc;
 	}
-	for (size_t i = 0; i < zi->nzones; i++) {
-		if (!zi->zones[i].npagesets)
+	doubt_format(r, ex->have, zi);
+	for (size_t i = 0; i < zi->nzones && !rc; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+		const struct journal_zone *o;
+
+		if (!z->npagesets)
 			continue;
-		rc = verify_zone(k->root, era, ex, &zi->zones[i], same_zone(before, &zi->zones[i]),
-				 why, whylen);
-		if (rc) {
-			zoneinfo_free(zi);
-			return rc;
+		if (observed && observed->nzones) {
+			o = observed_zone(observed, z);
+			if (o && !(rc = check_zone_observed(k, r, ex, z, o, why, whylen)))
+				*checks |= CHECK_OBSERVED;
+		} else if (!r->doubt[0]) {
+			rc = verify_zone(k->root, r, ex, z, same_zone(before, z), why, whylen);
+			*checks |= CHECK_RULES;
+		} else {
+			rc = check_zone_certain(ex, z, same_zone(before, z), checks, why, whylen);
 		}
 	}
-	return 0;
+	/* A zone observed before the change must still be there. */
+	for (size_t i = 0; !rc && observed && i < observed->nzones; i++) {
+		const struct journal_zone *o = &observed->zones[i];
+		bool found = false;
+
+		for (size_t z = 0; z < zi->nzones && !found; z++)
+			found = zi->zones[z].node == o->node && zi->zones[z].npagesets &&
+				strcmp(zi->zones[z].name, o->name) == 0;
+		if (!found) {
+			snprintf(why, whylen, "node %d zone %s, observed before the change, has no "
+				 "pagesets now", o->node, o->name);
+			rc = -EPROTO;
+		}
+	}
+	if (rc)
+		zoneinfo_free(zi);
+	return rc;
 }
 
 /* Zones whose value the kernel clamps, for one warning that names them all. */
@@ -235,22 +428,13 @@ static void clamped_add(struct clamped *c, const struct zi_zone *z, long got, ui
 	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
 }
 
-/* The batch of every CPU of the zone, or -1 when they differ. */
-static int zone_batch(const struct zi_zone *z)
-{
-	int lo, hi;
-
-	zi_zone_range(z, ZI_BATCH, &lo, &hi);
-	return lo == hi ? lo : -1;
-}
-
 /*
  * What the change gives each populated zone of zi, zoneinfo as it is now,
  * from pcprules, into res->expected, with a warning for each kind of value
  * the kernel clamps.  With fill, zi's batch and the high values this kernel
  * sets eagerly become what the change would give them.
  */
-static int predict(const struct kernel *k, enum pcp_era era, const struct expectation *ex,
+static int predict(const struct kernel *k, const struct kernel_rules *r, const struct expectation *ex,
 		   struct change_result *res, struct zoneinfo *zi, bool fill)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
@@ -271,7 +455,7 @@ static int predict(const struct kernel *k, enum pcp_era era, const struct expect
 
 		if (!z->npagesets)
 			continue;
-		rc = zone_input(k->root, era, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
+		rc = zone_input(k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
 				sizeof(why));
 		if (rc) {
 			pcp_error("%s", why);
@@ -280,7 +464,7 @@ static int predict(const struct kernel *k, enum pcp_era era, const struct expect
 		e->node = z->node;
 		snprintf(e->zone, sizeof(e->zone), "%s", z->name);
 		e->batch = want_batch >= 0 ? want_batch : zone_batch(z);
-		e->lazy = era == ERA_LAZY_HIGH;
+		e->lazy = r->era == ERA_LAZY_HIGH;
 		for (size_t p = 0; p < z->npagesets; p++) {
 			struct zi_pageset *ps = &z->pagesets[p];
 
@@ -303,7 +487,7 @@ static int predict(const struct kernel *k, enum pcp_era era, const struct expect
 		if (want.floored)
 			clamped_add(&floored, z, want.high_min, want.share);
 		if (ex->targeted[SYSCTL_BATCH] && want_batch < ex->value[SYSCTL_BATCH] &&
-		    pcp_default_batch(era, in.managed) == PCP_BATCH_CAP)
+		    pcp_default_batch(&in) == pcp_batch_cap(r->page_shift))
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
 	if (!rc && floored.len)
@@ -350,15 +534,15 @@ static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct ch
 
 /*
  * Write the old values back in reverse order, except those another writer
- * changed since, and verify them, and with file, put the sysctl.d file
+ * changed since, and verify them (against observed, the zones as they were
+ * before the change, where the journal has them), and with file, put the sysctl.d file
  * back as it was.  Returns CHANGE_FAILED when all is back where it was, or
  * CHANGE_FOREIGN when all but another writer's values are (journal removed
  * when own is given), or CHANGE_ROLLBACK_FAILED when it is not (journal kept).
  */
-static enum change_status roll_back(struct kernel *k, enum pcp_era era,
-				    struct change_result *res, size_t n,
-				    const struct expectation *old, const struct persisted *file,
-				    const struct journal_files *own)
+static enum change_status roll_back(struct kernel *k, struct change_result *res, size_t n,
+				    const struct expectation *old, const struct journal *observed,
+				    const struct persisted *file, const struct journal_files *own)
 {
 	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
@@ -384,7 +568,9 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era,
 	if (!failed) {
 		char why[200];
 
-		rc = verify(k, era, &ex, NULL, &zi, why, sizeof(why));
+		/* What another writer set makes the values before no longer the ones to expect. */
+		rc = verify(k, &res->rules, &ex, NULL, foreign ? NULL : observed, &zi,
+			    &res->checks, why, sizeof(why));
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
@@ -424,21 +610,46 @@ static enum change_status write_access(const struct kernel *k, enum pcp_sysctl s
 	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
 
-static enum change_status kernel_era(struct kernel *k, enum pcp_era *era)
+/*
+ * The era of the kernel's release and its page size, and whether pcpctl can
+ * know its rules exactly (doubt_format() looks at zoneinfo for more).
+ */
+static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 {
 	char *release = kernel_release(k);
+	const char *doubt;
+	bool assumed;
 	int rc;
 
+	memset(r, 0, sizeof(*r));
 	if (!release) {
 		pcp_error("cannot read the kernel release from %s: %s",
 			  sysroot_name(k->root, PATH_OSRELEASE), strerror(errno));
 		return CHANGE_FAILED;
 	}
-	rc = pcp_era_of_release(release, era);
+	rc = pcp_era_of_release(release, &r->era);
 	if (rc)
 		pcp_error("cannot tell the kernel version from its release \"%s\"", release);
+	doubt = rc ? NULL : pcp_release_doubt(release);
+	if (doubt)
+		snprintf(r->doubt, sizeof(r->doubt), "%s", doubt);
 	free(release);
-	return rc ? CHANGE_FAILED : CHANGE_DONE;
+	if (rc)
+		return CHANGE_FAILED;
+	r->page_size = kernel_page_size(k, &assumed);
+	if (r->page_size < 0)
+		return CHANGE_FAILED;
+	/* A tree that does not say has been warned of, and is taken at its 4 KiB. */
+	(void)assumed;
+	rc = pcp_page_shift(r->page_size);
+	if (rc != 12 && rc != 14 && rc != 16) {
+		if (!r->doubt[0])
+			snprintf(r->doubt, sizeof(r->doubt), "its page size, %ld bytes, is none of "
+				 "those pcpctl was checked with (4, 16 and 64 KiB)", r->page_size);
+		rc = rc < 0 ? 12 : rc;
+	}
+	r->page_shift = (unsigned)rc;
+	return CHANGE_DONE;
 }
 
 static enum change_status read_settings(struct kernel *k, struct change_result *res)
@@ -515,7 +726,6 @@ static int persist(const struct kernel *k, struct change_result *res)
 /* What the steps of transact() hand on to each other. */
 struct txn {
 	struct kernel *k;
-	enum pcp_era era;
 	const struct change_request *req;
 	struct change_result *res;
 	/* Made before the lock is taken, so that committing needs no memory. */
@@ -544,13 +754,14 @@ static enum change_status prepare(struct txn *t)
 		return st;
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
-	res->high_unconfirmed = t->era == ERA_LAZY_HIGH;
+	doubt_format(&res->rules, res->have, &res->zi_before);
+	res->high_unconfirmed = res->rules.era == ERA_LAZY_HIGH && !res->rules.doubt[0];
 	/* A dry run reports the prediction as its "after"; a real run reads zoneinfo back. */
 	if (t->req->dry_run)
 		rc = kernel_load_zoneinfo(t->k, &res->zi_after) ||
-		     predict(t->k, t->era, &t->want, res, &res->zi_after, true);
+		     predict(t->k, &res->rules, &t->want, res, &res->zi_after, true);
 	else
-		rc = predict(t->k, t->era, &t->want, res, &res->zi_before, false);
+		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_before, false);
 	if (rc)
 		return CHANGE_FAILED;
 	/*
@@ -570,15 +781,55 @@ static enum change_status prepare(struct txn *t)
 static void confirm_unchanged(struct txn *t)
 {
 	char why[200];
-	int rc = verify(t->k, t->era, &t->want, &t->res->zi_before, &t->res->zi_after, why,
-			sizeof(why));
+	int rc = verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
+			&t->res->zi_after, &t->res->checks, why, sizeof(why));
 
 	t->res->verified = rc == 0;
 	if (rc)
 		pcp_warn("already set, but zoneinfo disagrees: %s", why);
 }
 
-/* Journal the old values, then write the new ones in order. */
+/*
+ * What the populated zones show before the first write, for the restore to
+ * be checked against: batch; high where the kernel sets it on every CPU at
+ * once (up to 6.6); high_min and high_max where printed.  A value that
+ * differs between the CPUs of a zone is not recorded; a machine with more
+ * zones than a journal holds records none (its restore is checked by the
+ * rules).
+ */
+static void observe(const struct kernel_rules *r, const struct zoneinfo *zi, struct journal *j)
+{
+	j->nzones = 0;
+	for (size_t i = 0; i < zi->nzones; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+		struct journal_zone *o = &j->zones[j->nzones];
+		int lo, hi, lo2, hi2;
+
+		if (!z->npagesets || zone_batch(z) < 0)
+			continue;
+		if (j->nzones == JOURNAL_ZONES_MAX) {
+			j->nzones = 0;
+			return;
+		}
+		*o = (struct journal_zone){ .node = z->node, .batch = zone_batch(z), .high = -1,
+					    .high_min = -1, .high_max = -1 };
+		snprintf(o->name, sizeof(o->name), "%s", z->name);
+		zi_zone_range(z, ZI_HIGH, &lo, &hi);
+		if (!r->doubt[0] && r->era <= ERA_HIGH_FRACTION && lo == hi)
+			o->high = lo;
+		if (zi_has(&z->pagesets[0], ZI_HIGH_MIN)) {
+			zi_zone_range(z, ZI_HIGH_MIN, &lo, &hi);
+			zi_zone_range(z, ZI_HIGH_MAX, &lo2, &hi2);
+			if (lo == hi && lo2 == hi2 && lo >= 0 && lo2 >= 0) {
+				o->high_min = lo;
+				o->high_max = lo2;
+			}
+		}
+		j->nzones++;
+	}
+}
+
+/* Journal the old values and the zones as they are, then write the new ones in order. */
 static enum change_status write_all(struct txn *t)
 {
 	struct change_result *res = t->res;
@@ -591,6 +842,7 @@ static enum change_status write_all(struct txn *t)
 		t->j.old[t->j.n++] = res->writes[i].from;
 	}
 	t->j.have_wrote = true;
+	observe(&res->rules, &res->zi_before, &t->j);
 	checkpoint(t->k, "journal");
 	if (!t->req->in_session && journal_write_at(t->files, &t->j))
 		return CHANGE_FAILED;
@@ -615,9 +867,10 @@ static enum change_status verify_writes(struct txn *t)
 	char why[200];
 
 	checkpoint(t->k, "verify");
-	if (verify(t->k, t->era, &t->want, &t->res->zi_before, &t->res->zi_after, why,
-		   sizeof(why))) {
+	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL, &t->res->zi_after,
+		   &t->res->checks, why, sizeof(why))) {
 		pcp_error("verification failed: %s", why);
+		snprintf(t->res->unexpected, sizeof(t->res->unexpected), "%s", why);
 		return CHANGE_FAILED;
 	}
 	t->res->verified = true;
@@ -674,18 +927,19 @@ static enum change_status undo(struct txn *t)
 	res->verified = false;
 	res->persisted = false;
 	res->persist_kept = false;
-	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
+	st = roll_back(t->k, res, t->done, &t->old, &t->j, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
+	if (!res->rolled_back)
+		res->unexpected[0] = '\0';
 	return st;
 }
 
 /* The steps after the lock is held. */
-static enum change_status transact(struct kernel *k, enum pcp_era era,
-				   const struct change_request *req,
+static enum change_status transact(struct kernel *k, const struct change_request *req,
 				   const struct journal_files *files, struct change_result *res)
 {
-	struct txn t = { .k = k, .era = era, .req = req, .res = res, .files = files };
+	struct txn t = { .k = k, .req = req, .res = res, .files = files };
 	enum change_status st = prepare(&t);
 
 	if (st != CHANGE_DONE || req->dry_run)
@@ -796,7 +1050,6 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	struct journal_files files = { 0 };
 	struct expectation want;
 	enum change_status st;
-	enum pcp_era era;
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -807,7 +1060,7 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	 * taken (creating it needs privilege too); transact() plans again
 	 * under the lock, with what is current then.
 	 */
-	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)) ||
+	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)) ||
 	    (st = plan(req, res, &want)))
 		return st;
 	/* A dry run checks all a change would need: the access, the lock, the journal. */
@@ -823,7 +1076,7 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 			return CHANGE_FAILED;
 		}
 	}
-	st = transact(k, era, req, &files, res);
+	st = transact(k, req, &files, res);
 	lock_release(lock);
 	journal_files_free(&files);
 	/* A dry run that could go ahead reports what it would write. */
@@ -893,12 +1146,11 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	struct expectation old;
 	enum change_status st;
 	struct journal j;
-	enum pcp_era era;
 	bool found;
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
-	if ((st = kernel_era(k, &era)) || (st = read_settings(k, res)))
+	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)))
 		return st;
 	/*
 	 * With nothing to restore or tidy (a killed change's temporary files),
@@ -923,7 +1175,7 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	if ((st = read_settings(k, res)) || (st = plan_rollback(k, &j, res, &old)))
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
-	st = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
+	st = roll_back(k, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
 		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
 			 "set the values by hand and run 'pcpctl rollback --discard'");

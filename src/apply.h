@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "kernel.h"
+#include "pcprules.h"
 #include "persist.h"
 #include "zoneinfo.h"
 
@@ -67,6 +68,35 @@ struct zone_expect {
 	bool lazy;		/* 6.7-6.12: each CPU sets high within them when it next needs to */
 };
 
+/* What pcprules needs of a kernel, and how far its rules are known for it. */
+struct kernel_rules {
+	enum pcp_era era;
+	long page_size;
+	unsigned page_shift;
+	/*
+	 * Why the era's rules may not be this kernel's, "" when they are: then
+	 * only what holds in every generation is checked (see enum verify_check).
+	 */
+	char doubt[200];
+};
+
+/* The checks a verification made (change_result.checks). */
+enum verify_check {
+	CHECK_SYSCTLS = 1 << 0,		/* the sysctls read back as written */
+	CHECK_RULES = 1 << 1,		/* every pageset as this generation's rules give it */
+	CHECK_ONE_BATCH = 1 << 2,	/* every CPU of a zone shows the same batch */
+	CHECK_BATCH_KEPT = 1 << 3,	/* a write that cannot move batch left it */
+	CHECK_BATCH_WITHIN = 1 << 4,	/* a batch that moved is within vm.percpu_pagelist_batch */
+	CHECK_FRACTION_HIGH = 1 << 5,	/* up to 5.13: high = managed / vm.percpu_pagelist_fraction */
+	CHECK_MINMAX_EQUAL = 1 << 6,	/* at a high fraction, high_min = high_max where printed */
+	CHECK_OBSERVED = 1 << 7,	/* a restore: the values observed before the change */
+	NCHECKS = 8
+};
+
+/* The check's name in JSON ("sysctls", "rules", ...), and what it checked, in words. */
+const char *verify_check_name(int bit);
+const char *verify_check_text(int bit);
+
 struct change_result {
 	bool have[NSYSCTLS];
 	long before[NSYSCTLS], after[NSYSCTLS];
@@ -84,6 +114,14 @@ struct change_result {
 	bool foreign[NSYSCTLS];
 	/* 6.7-6.12 print no high_min/high_max and set high lazily. */
 	bool high_unconfirmed;
+	struct kernel_rules rules;
+	/* The verification of the change (or of the restore, when rolled back): CHECK_* bits. */
+	unsigned checks;
+	/*
+	 * The change's verification failed, and the restore verified against
+	 * the values before: what the kernel did that pcpctl did not expect.
+	 */
+	char unexpected[200];
 	struct zoneinfo zi_before, zi_after;
 	/* Every populated zone, dry run or not; nexpected is 0 when the change stopped before. */
 	struct zone_expect *expected;

@@ -158,6 +158,47 @@ static void print_expected(const struct change_result *r)
 	close_json_array();
 }
 
+static const char *const generations[] = {
+	[ERA_FRACTION_512K] = "up to 4.18", [ERA_FRACTION] = "4.19-5.13",
+	[ERA_HIGH_FRACTION] = "5.14-6.6", [ERA_LAZY_HIGH] = "6.7-6.12", [ERA_HIGH_MINMAX] = "6.13+",
+};
+
+/* The rules the change was verified by, and the checks made (JSON). */
+static void print_checks_json(const struct change_result *r)
+{
+	/* --persist-only reads no rules: the kernel is not changed or verified. */
+	if (!r->rules.page_size) {
+		print_null(PRINT_JSON, "rules", "%s", NULL);
+	} else {
+		open_json_object("rules");
+		print_string(PRINT_JSON, "generation", "%s", generations[r->rules.era]);
+		print_long(PRINT_JSON, "page_size", "%ld", r->rules.page_size);
+		print_bool(PRINT_JSON, "exact", "%s", !r->rules.doubt[0]);
+		print_string_or_null("doubt", r->rules.doubt[0] ? r->rules.doubt : NULL);
+		close_json_object();
+	}
+	open_json_array("checks");
+	for (int c = 0; c < NCHECKS; c++)
+		if (r->checks & (1u << c))
+			print_string(PRINT_JSON, NULL, "%s", verify_check_name(c));
+	close_json_array();
+	print_string_or_null("unexpected", r->unexpected[0] ? r->unexpected : NULL);
+}
+
+/* "checked: A, B and C" in text. */
+static void print_checks_text(const struct change_result *r)
+{
+	const char *sep = "checked: ";
+
+	for (int c = 0; c < NCHECKS; c++)
+		if (r->checks & (1u << c)) {
+			printf("%s%s", sep, verify_check_text(c));
+			sep = "; ";
+		}
+	if (*sep == ';')
+		puts("");
+}
+
 /* Every warning and note this run printed on stderr, recorded since msg_record(true). */
 static void print_warnings(void)
 {
@@ -212,6 +253,7 @@ static void print_report(const struct change_result *r, const struct change_requ
 		}
 	}
 	print_expected(r);
+	print_checks_json(r);
 	print_bool(PRINT_JSON, "verified", "%s", r->verified);
 	print_bool(PRINT_JSON, "rolled_back", "%s", r->rolled_back);
 	print_bool(PRINT_JSON, "persisted", "%s", r->persisted);
@@ -243,12 +285,19 @@ static void print_report(const struct change_result *r, const struct change_requ
 	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
+	else if (r->rolled_back && r->unexpected[0] && (r->checks & CHECK_OBSERVED))
+		printf("failed: the kernel did not do what pcpctl expected (%s); restored and "
+		       "verified against the values before\n", r->unexpected);
 	else if (r->rolled_back)
 		puts("failed: the old settings were restored and verified");
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",
 		       r->verified ? "" : " (but zoneinfo disagrees, see above)");
-	else if (r->high_unconfirmed)
+	else if (r->rules.doubt[0]) {
+		printf("changed; pcpctl cannot know this kernel's rules exactly (%s), so it checked "
+		       "only what holds in every generation\n", r->rules.doubt);
+		print_checks_text(r);
+	} else if (r->high_unconfirmed)
 		puts("changed; the sysctls read back as set (this kernel, 6.7-6.12, sets high lazily "
 		     "and prints no high_min/high_max, so zoneinfo cannot confirm a fraction)");
 	else

@@ -13,12 +13,15 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "c.h"
 #include "lock.h"
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
 
-#define JOURNAL_MAGIC "pcpctl journal v1\n"
+/* v2 added the observed lines; a v1 journal (without them) still rolls back. */
+#define JOURNAL_MAGIC "pcpctl journal v2\n"
+#define JOURNAL_MAGIC_V1 "pcpctl journal v1\n"
 
 uint64_t journal_checksum(const char *s, size_t len)
 {
@@ -42,6 +45,18 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 	for (size_t i = 0; j->have_wrote && i < j->n; i++)
 		len += (size_t)snprintf(buf + len, size - len, "wrote %s %ld\n",
 					sysctl_name(j->sysctl[i]), j->wrote[i]);
+	for (size_t i = 0; i < j->nzones; i++) {
+		const struct journal_zone *z = &j->zones[i];
+
+		len += (size_t)snprintf(buf + len, size - len, "observed %d %s batch %d", z->node,
+					z->name, z->batch);
+		if (z->high >= 0)
+			len += (size_t)snprintf(buf + len, size - len, " high %d", z->high);
+		if (z->high_min >= 0)
+			len += (size_t)snprintf(buf + len, size - len, " high_min %d high_max %d",
+						z->high_min, z->high_max);
+		len += (size_t)snprintf(buf + len, size - len, "\n");
+	}
 	if (j->persist) {
 		len += (size_t)snprintf(buf + len, size - len, "persist\n");
 		for (int s = 0; s < NSYSCTLS; s++)
@@ -200,12 +215,60 @@ static int parse_wrote(char *text, struct journal *j, unsigned *seen, char *why,
 	return 0;
 }
 
+/*
+ * "NODE ZONE batch B [high H] [high_min A high_max M]" of an observed
+ * line: what a zone showed before the first write.
+ */
+static int parse_observed(char *text, struct journal *j, char *why, size_t whylen)
+{
+	static const char *const keys[] = { "batch", "high", "high_min", "high_max" };
+	static const char zone_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					 "0123456789";
+	struct journal_zone *z = &j->zones[j->nzones];
+	long v[ARRAY_SIZE(keys)] = { -1, -1, -1, -1 }, node;
+	char *word[2 + 2 * ARRAY_SIZE(keys) + 1], *save;
+	size_t n = 0, w = 2;
+	bool bad;
+
+	if (j->nzones == JOURNAL_ZONES_MAX) {
+		snprintf(why, whylen, "it records more than %d zones", JOURNAL_ZONES_MAX);
+		return -EBADMSG;
+	}
+	for (char *t = strtok_r(text, " ", &save); t && n < ARRAY_SIZE(word);
+	     t = strtok_r(NULL, " ", &save))
+		word[n++] = t;
+	bad = n < 2 || n == ARRAY_SIZE(word) || parse_long(word[0], 0, INT_MAX, &node) ||
+	      strlen(word[1]) >= sizeof(z->name) || word[1][strspn(word[1], zone_chars)];
+	/* The keys in this order, each at most once; batch always. */
+	for (size_t k = 0; !bad && k < ARRAY_SIZE(keys) && w + 1 < n; k++) {
+		if (strcmp(word[w], keys[k]) != 0)
+			continue;
+		bad = parse_long(word[w + 1], 0, INT_MAX, &v[k]) != 0;
+		w += 2;
+	}
+	if (bad || w != n || v[0] < 0 || (v[2] < 0) != (v[3] < 0)) {
+		snprintf(why, whylen, "malformed observed line");
+		return -EBADMSG;
+	}
+	for (size_t i = 0; i < j->nzones; i++)
+		if (j->zones[i].node == node && strcmp(j->zones[i].name, word[1]) == 0) {
+			snprintf(why, whylen, "zone %s of node %ld is observed twice", word[1], node);
+			return -EBADMSG;
+		}
+	*z = (struct journal_zone){ .node = (int)node, .batch = (int)v[0], .high = (int)v[1],
+				    .high_min = (int)v[2], .high_max = (int)v[3] };
+	snprintf(z->name, sizeof(z->name), "%s", word[1]);
+	j->nzones++;
+	return 0;
+}
+
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen)
 {
 	char *sum;
 	char *line, *save;
 	unsigned long long want;
 	unsigned seen = 0;
+	bool v1;
 	char tail;
 
 	memset(j, 0, sizeof(*j));
@@ -214,8 +277,9 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 		return -EBADMSG;
 	}
 	sum = strstr(text, "\nsum ");
-	if (strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
-		snprintf(why, whylen, "it does not start with \"pcpctl journal v1\"");
+	v1 = strncmp(text, JOURNAL_MAGIC_V1, strlen(JOURNAL_MAGIC_V1)) == 0;
+	if (!v1 && strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
+		snprintf(why, whylen, "it does not start with \"pcpctl journal v2\" (or v1)");
 		return -EBADMSG;
 	}
 	/* NOLINTNEXTLINE(cert-err34-c): 16 hex digits cannot overflow; the length is checked. */
@@ -255,6 +319,23 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 			return -EBADMSG;
 		}
 		*value++ = '\0';
+		if (strcmp(line, "observed") == 0) {
+			int rc;
+
+			if (v1 || j->persist || !j->n) {
+				snprintf(why, whylen, "an observed line %s", v1 ? "in a v1 journal" :
+					 "comes before the settings or after the persist line");
+				return -EBADMSG;
+			}
+			rc = parse_observed(value, j, why, whylen);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (strcmp(line, "wrote") == 0 && j->nzones) {
+			snprintf(why, whylen, "a wrote line comes after the observed lines");
+			return -EBADMSG;
+		}
 		if (strcmp(line, "persisted") == 0 || strcmp(line, "wrote") == 0) {
 			int rc = line[0] == 'p' ? parse_persisted(value, j, why, whylen) :
 						  parse_wrote(value, j, &seen, why, whylen);
@@ -263,7 +344,7 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 				return rc;
 			continue;
 		}
-		if (j->committed || j->persist || j->have_wrote) {
+		if (j->committed || j->persist || j->have_wrote || j->nzones) {
 			snprintf(why, whylen, "%s comes after the lines that follow the settings", line);
 			return -EBADMSG;
 		}
@@ -350,7 +431,8 @@ static bool is_stale(const struct sysroot *root, char *note, size_t notelen)
 
 	if (read_raw(root, buf, sizeof(buf), &n, why, sizeof(why)))
 		return false;
-	if (n <= strlen(JOURNAL_MAGIC) && memcmp(buf, JOURNAL_MAGIC, n) == 0) {
+	if (n <= strlen(JOURNAL_MAGIC) &&
+	    (memcmp(buf, JOURNAL_MAGIC, n) == 0 || memcmp(buf, JOURNAL_MAGIC_V1, n) == 0)) {
 		snprintf(note, notelen, "it records no setting: a pcpctl stopped while creating it, "
 			 "before it wrote any");
 		return true;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The journal that makes a change crash-safe (src/lock.h serialises
- * changes): the old value of every sysctl a change is about to write, and
- * with --persist what the sysctl.d file held, fsync'ed before the first
- * write and removed once the change is verified and persisted.
+ * changes): the old value of every sysctl a change is about to write, what
+ * the kernel showed per zone before it (the restore is checked against
+ * that, not against pcpctl's model), and with --persist what the sysctl.d
+ * file held, fsync'ed before the first write and removed once the change
+ * is verified and persisted.
  */
 #ifndef PCPCTL_JOURNAL_H
 #define PCPCTL_JOURNAL_H
@@ -16,6 +18,20 @@
 #include "persist.h"
 
 struct sysroot;
+
+/* The most zones a journal records; a machine with more records none. */
+#define JOURNAL_ZONES_MAX 256
+
+/*
+ * What one populated zone showed before the change's first write: the
+ * values that do not move by themselves.  -1 for one not recorded (not
+ * printed, set lazily, or not the same on every CPU).
+ */
+struct journal_zone {
+	int node;
+	char name[16];
+	int batch, high, high_min, high_max;
+};
 
 struct journal {
 	size_t n;
@@ -33,10 +49,13 @@ struct journal {
 	long wrote[NSYSCTLS];
 	/* The change completed: there is nothing to roll back, only the file to remove. */
 	bool committed;
+	/* The zones observed before the first write (none in v1 journals and sweeps'). */
+	size_t nzones;
+	struct journal_zone zones[JOURNAL_ZONES_MAX];
 };
 
 /* Larger than any journal we write; a bigger file is not ours. */
-#define JOURNAL_MAX 4096
+#define JOURNAL_MAX 32768
 
 /* FNV-1a of the text before the journal's "sum" line. */
 uint64_t journal_checksum(const char *s, size_t len);

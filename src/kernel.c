@@ -212,6 +212,66 @@ char *kernel_release(const struct kernel *k)
 	return text;
 }
 
+int smaps_page_size(const char *text, long *bytes)
+{
+	static const char key[] = "KernelPageSize:";
+	const char *line = text;
+	char num[16];
+	size_t n;
+	long kib;
+
+	while (strncmp(line, key, sizeof(key) - 1) != 0) {
+		line = strchr(line, '\n');
+		if (!line)
+			return -ENOENT;
+		line++;
+	}
+	line += sizeof(key) - 1;
+	line += strspn(line, " \t");
+	/* "KernelPageSize:       4 kB" */
+	n = strspn(line, "0123456789");
+	if (n == 0 || n >= sizeof(num) || strncmp(line + n, " kB", 3) != 0 ||
+	    (line[n + 3] != '\n' && line[n + 3] != '\0'))
+		return -EINVAL;
+	memcpy(num, line, n);
+	num[n] = '\0';
+	if (parse_long(num, 1, LONG_MAX / 1024, &kib))
+		return -EINVAL;
+	*bytes = kib * 1024;
+	return 0;
+}
+
+long kernel_page_size(const struct kernel *k, bool *assumed)
+{
+	static bool warned;
+	char *text = NULL;
+	size_t len;
+	long bytes;
+	int rc;
+
+	*assumed = false;
+	if (sysroot_is_live(k->root))
+		return sysconf(_SC_PAGESIZE);
+	rc = sysroot_read_file(k->root, PATH_SELF_SMAPS, &text, &len);
+	if (!rc) {
+		rc = smaps_page_size(text, &bytes);
+		free(text);
+		if (!rc)
+			return bytes;
+	}
+	if (rc != -ENOENT) {
+		pcp_error("%s: %s", sysroot_name(k->root, PATH_SELF_SMAPS),
+			  rc == -EINVAL ? "its KernelPageSize line is no page size" : strerror(-rc));
+		return rc;
+	}
+	if (!warned)
+		pcp_warn("%s does not record the page size: 4 KiB is assumed. Copy "
+			 "/proc/self/smaps of the system the tree comes from there", sysroot_name(k->root, PATH_SELF_SMAPS));
+	warned = true;
+	*assumed = true;
+	return 4096;
+}
+
 /*
  * Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small
  * enough to stay in cache, and to cost few page faults on smaller files.

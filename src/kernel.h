@@ -96,6 +96,17 @@ int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSC
 /* The kernel release from proc/sys/kernel/osrelease; malloc'ed, NULL on error (errno set). */
 char *kernel_release(const struct kernel *k);
 
+/*
+ * The kernel's page size in bytes.  Live: sysconf(_SC_PAGESIZE).  Under a
+ * sysroot: the first "KernelPageSize:" line of proc/self/smaps, which a
+ * capture copies from the guest; a tree without that file gets 4096 and
+ * *assumed (a warning, once per process, says how to record it).  A line
+ * that is no page size: -EINVAL after saying why.
+ */
+long kernel_page_size(const struct kernel *k, bool *assumed);
+/* Parse smaps text for its first KernelPageSize in bytes: 0 or -EINVAL (-ENOENT without one). */
+int smaps_page_size(const char *text, long *bytes);
+
 struct zoneinfo;
 /*
  * Read and parse the kernel's zoneinfo.  On failure prints why, naming the

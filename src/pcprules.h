@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * How each kernel generation derives pcp batch and high from the sysctls,
- * so that a change can be verified against zoneinfo (and simulated in the
- * tests).  The figures come from mm/page_alloc.c of each version and are
- * checked against zoneinfo captured from real kernels.
+ * How each kernel generation derives pcp batch and high from the sysctls and
+ * the page size, so that a change can be verified against zoneinfo.  The
+ * figures come from mm/page_alloc.c of each version and are checked against
+ * zoneinfo captured from real kernels (tests/fixtures/golden).
  */
 #ifndef PCPCTL_PCPRULES_H
 #define PCPCTL_PCPRULES_H
@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 enum pcp_era {
-	ERA_FRACTION,		/* up to 5.13: percpu_pagelist_fraction sets high and batch */
+	ERA_FRACTION_512K,	/* up to 4.18: as ERA_FRACTION, zone_batchsize() capped at 512 KiB */
+	ERA_FRACTION,		/* 4.19-5.13: percpu_pagelist_fraction sets high and batch */
 	ERA_HIGH_FRACTION,	/* 5.14-6.6: high_fraction sets high on every CPU */
 	ERA_LAZY_HIGH,		/* 6.7-6.12: auto-tuned high, high_min/high_max not printed */
 	ERA_HIGH_MINMAX,	/* 6.13+: high_min/high_max printed */
@@ -20,6 +21,24 @@ enum pcp_era {
 
 /* The era of a release string such as "6.12.117+deb12-cloud-amd64"; -EINVAL if unparsable. */
 int pcp_era_of_release(const char *release, enum pcp_era *era);
+
+/*
+ * Whether the era's rules are surely those of a release: NULL when they are,
+ * else why not (a distribution build that numbers its own patch level, as
+ * RHEL's 5.14.0-427.el9 or SUSE's 5.14.21-150500.55.39, carries backports
+ * from later generations; a generation newer than pcpctl knows).
+ */
+const char *pcp_release_doubt(const char *release);
+
+/* The newest generation whose rules pcpctl knows: 7.3. */
+#define PCP_NEWEST_MAJOR 7
+#define PCP_NEWEST_MINOR 3
+
+/* Up to 5.13, when percpu_pagelist_fraction sets batch as well as high. */
+bool pcp_era_fraction_sets_batch(enum pcp_era era);
+
+/* The page shift of a page size in bytes (12 for 4096); -EINVAL for no page size Linux has. */
+int pcp_page_shift(long page_size);
 
 /*
  * The largest batch our kernel patch accepts with Debian's x86_64 configs:
@@ -31,20 +50,25 @@ int pcp_era_of_release(const char *release, enum pcp_era *era);
 /* A fraction of 1..7 would let pcp lists hold more than an eighth of a zone. */
 #define PCP_FRACTION_MIN 8
 
-/* zone_batchsize() of every zone above about 1 GiB: the only batch the patch replaces. */
-#define PCP_BATCH_CAP 63
-
-/* zone_batchsize(), already raised to at least 1 as the kernel does. */
-int pcp_default_batch(enum pcp_era era, uint64_t managed);
+/*
+ * The patch's PCP_BATCH_CAP, zone_batchsize() of every zone above about
+ * 1 GiB: the only batch the patch replaces.  63 with 4 KiB pages, 15 with
+ * 16 KiB, 3 with 64 KiB.
+ */
+int pcp_batch_cap(unsigned page_shift);
 
 /* What one zone's pagesets must show, given the settings and the zone. */
 struct pcp_zone_input {
 	enum pcp_era era;
+	unsigned page_shift;	/* of the kernel's page size: 12, 14, 16 */
 	uint64_t managed, low;	/* low: the low watermark as zoneinfo prints it */
 	unsigned split;		/* online CPUs of the zone's node, else all online CPUs */
 	long fraction;		/* the era's fraction sysctl; 0 = default */
 	int batch;		/* the batch in force (observed, or the one requested) */
 };
+
+/* zone_batchsize(), already raised to at least 1 as the kernel does. */
+int pcp_default_batch(const struct pcp_zone_input *in);
 
 struct pcp_expect {
 	bool check_high;	/* high is set eagerly on every CPU (up to 6.6) */
@@ -68,7 +92,7 @@ void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out);
 /*
  * The batch the kernel patch (v2) gives a zone for vm.percpu_pagelist_batch
  * = requested (0: the default): the request applies only where
- * zone_batchsize() is at PCP_BATCH_CAP, and never above a quarter of the
+ * zone_batchsize() is at pcp_batch_cap(), and never above a quarter of the
  * zone's per-CPU share at PCP_FRACTION_MIN unless the zone's own batch is.
  */
 int pcp_patched_batch(const struct pcp_zone_input *in, long requested);

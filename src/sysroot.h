@@ -16,6 +16,7 @@
 #define PATH_ZONEINFO		"/proc/zoneinfo"
 #define PATH_VMSTAT		"/proc/vmstat"
 #define PATH_OSRELEASE		"/proc/sys/kernel/osrelease"
+#define PATH_SELF_SMAPS		"/proc/self/smaps"
 #define PATH_HOSTNAME		"/proc/sys/kernel/hostname"
 #define PATH_CPUINFO		"/proc/cpuinfo"
 #define PATH_CPU_ONLINE		"/sys/devices/system/cpu/online"

@@ -23,6 +23,15 @@ static bool same_journal(const struct journal *a, const struct journal *b)
 		if (a->sysctl[i] != b->sysctl[i] || a->old[i] != b->old[i] ||
 		    (a->have_wrote && a->wrote[i] != b->wrote[i]))
 			return false;
+	if (a->nzones != b->nzones)
+		return false;
+	for (size_t i = 0; i < a->nzones; i++) {
+		const struct journal_zone *x = &a->zones[i], *y = &b->zones[i];
+
+		if (x->node != y->node || strcmp(x->name, y->name) || x->batch != y->batch ||
+		    x->high != y->high || x->high_min != y->high_min || x->high_max != y->high_max)
+			return false;
+	}
 	return true;
 }
 
@@ -39,6 +48,17 @@ static void test_round_trip(void **state)
 		/* What a change writes, and its commit record. */
 		{ .n = 2, .sysctl = { SYSCTL_BATCH, SYSCTL_HIGH_FRACTION }, .old = { 0, 0 },
 		  .have_wrote = true, .wrote = { 310, 8 }, .persist = true, .committed = true },
+		/* The zones as observed: high up to 6.6, high_min/high_max where printed. */
+		{ .n = 1, .sysctl = { SYSCTL_FRACTION }, .old = { 0 }, .have_wrote = true,
+		  .wrote = { 8 }, .nzones = 2,
+		  .zones = { { .node = 0, .name = "DMA", .batch = 1, .high = 0, .high_min = -1,
+			       .high_max = -1 },
+			     { .node = 1, .name = "Normal", .batch = 63, .high = 378,
+			       .high_min = -1, .high_max = -1 } } },
+		{ .n = 1, .sysctl = { SYSCTL_HIGH_FRACTION }, .old = { 0 }, .have_wrote = true,
+		  .wrote = { 8 }, .persist = true, .nzones = 1,
+		  .zones = { { .node = 3, .name = "Movable", .batch = 15, .high = -1,
+			       .high_min = 2147483647, .high_max = 0 } } },
 	};
 
 	(void)state;
@@ -64,6 +84,7 @@ static size_t sealed(const char *body, char *buf, size_t size)
 }
 
 #define MAGIC "pcpctl journal v1\n"
+#define V2 "pcpctl journal v2\n"
 
 static void test_refused(void **state)
 {
@@ -88,7 +109,33 @@ static void test_refused(void **state)
 			"persisted percpu_pagelist_batch 2\n", "recorded twice" },
 		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch x\n",
 		  "invalid value" },
-		{ "pcpctl journal v2\npercpu_pagelist_batch 1\n", "does not start with" },
+		{ "pcpctl journal v3\npercpu_pagelist_batch 1\n", "does not start with" },
+		/* v1 journals, written before observations, have none. */
+		{ MAGIC "percpu_pagelist_batch 1\nobserved 0 Normal batch 63\n", "v1 journal" },
+		{ V2 "observed 0 Normal batch 63\npercpu_pagelist_batch 1\n", "comes before the settings" },
+		{ V2 "percpu_pagelist_batch 1\npersist\nobserved 0 Normal batch 63\n",
+		  "after the persist line" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63\nwrote percpu_pagelist_batch 2\n",
+		  "wrote line comes after the observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63\npercpu_pagelist_high_fraction 0\n",
+		  "comes after" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63\nobserved 0 Normal batch 1\n",
+		  "observed twice" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal\n", "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal high 5\n", "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch -1\n", "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved -1 Normal batch 1\n", "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Nor/mal batch 1\n", "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 NormalNormalNormal batch 1\n",
+		  "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 1 high_min 5\n",
+		  "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal high 5 batch 1\n",
+		  "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 1 batch 1\n",
+		  "malformed observed" },
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 1 size 1\n",
+		  "malformed observed" },
 		{ MAGIC "percpu_pagelist_batch 1\nwrote percpu_pagelist_high_fraction 8\n",
 		  "names no recorded setting" },
 		{ MAGIC "percpu_pagelist_batch 1\nwrote percpu_pagelist_batch 2\n"
@@ -110,6 +157,44 @@ static void test_refused(void **state)
 		    !strstr(why, cases[i].why))
 			fail_msg("case %zu: \"%s\", expected \"%s\"", i, why, cases[i].why);
 	}
+}
+
+/* A journal of an older pcpctl, without observations, is still one to roll back. */
+static void test_v1(void **state)
+{
+	char buf[JOURNAL_MAX + 1], why[160] = "";
+	size_t len = sealed(MAGIC "percpu_pagelist_fraction 0\nwrote percpu_pagelist_fraction 8\n",
+			    buf, sizeof(buf));
+	struct journal j;
+
+	(void)state;
+	assert_int_equal(journal_parse(buf, len, &j, why, sizeof(why)), 0);
+	assert_int_equal(j.n, 1);
+	assert_int_equal(j.sysctl[0], SYSCTL_FRACTION);
+	assert_int_equal(j.wrote[0], 8);
+	assert_int_equal(j.nzones, 0);
+}
+
+/* A machine with as many zones as a journal holds writes a journal that holds them. */
+static void test_most_zones(void **state)
+{
+	static struct journal big, back;
+	static char buf[JOURNAL_MAX + 1];
+	char why[160] = "";
+	size_t len;
+
+	(void)state;
+	big = (struct journal){ .n = 1, .sysctl = { SYSCTL_BATCH }, .old = { 0 }, .have_wrote = true,
+				.wrote = { 310 }, .persist = true, .committed = true,
+				.nzones = JOURNAL_ZONES_MAX };
+	for (int i = 0; i < JOURNAL_ZONES_MAX; i++)
+		big.zones[i] = (struct journal_zone){ .node = 1000000 + i, .name = "Movable",
+						      .batch = 2147483647, .high = 2147483647,
+						      .high_min = 2147483647, .high_max = 2147483647 };
+	len = journal_format(&big, buf, sizeof(buf));
+	assert_in_range(len, 1, JOURNAL_MAX);
+	assert_int_equal(journal_parse(buf, len, &back, why, sizeof(why)), 0);
+	assert_true(same_journal(&big, &back));
 }
 
 /* A change to any byte of a sealed journal, or its truncation, is caught. */
@@ -141,6 +226,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_most_zones),
 		cmocka_unit_test(test_damage),
 	};
 

@@ -6,6 +6,7 @@
  * percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.  (6.12 sets high
  * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,10 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
+
 #include "c.h"
+#include "kernel.h"
 #include "fixture.h"
 #include "pcprules.h"
 #include "sysroot.h"
@@ -66,7 +70,8 @@ static void test_rules_match_real_kernels(void **state)
 			for (size_t j = 0; j < z->npagesets; j++) {
 				const struct zi_pageset *ps = &z->pagesets[j];
 				struct pcp_zone_input in = {
-					.era = cap->era, .managed = z->field[ZI_MANAGED],
+					.era = cap->era, .page_shift = 12,
+					.managed = z->field[ZI_MANAGED],
 					.low = z->field[ZI_LOW], .split = cap->split[z->node],
 					.fraction = cap->fraction, .batch = ps->value[ZI_BATCH],
 				};
@@ -95,7 +100,8 @@ static void test_rules_match_real_kernels(void **state)
 
 static void test_patched_batch_rule(void **state)
 {
-	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .managed = 3840, .split = 2 };
+	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .page_shift = 12, .managed = 3840,
+				     .split = 2 };
 
 	(void)state;
 	/* A 16 MiB DMA zone keeps its own batch whatever the request. */
@@ -127,7 +133,9 @@ static void test_era_of_release(void **state)
 		const char *release;
 		enum pcp_era era;
 	} cases[] = {
-		{ "4.14.336", ERA_FRACTION }, { "5.13.19", ERA_FRACTION },
+		{ "4.14.336", ERA_FRACTION_512K }, { "4.18.20", ERA_FRACTION_512K },
+		{ "4.19.0", ERA_FRACTION }, { "5.10.0-32-cloud-arm64", ERA_FRACTION },
+		{ "5.13.19", ERA_FRACTION },
 		{ "5.14.0-284.el9.x86_64", ERA_HIGH_FRACTION }, { "6.1.0-57-cloud-amd64", ERA_HIGH_FRACTION },
 		{ "6.6.63", ERA_HIGH_FRACTION }, { "6.7.0", ERA_LAZY_HIGH },
 		{ "6.12.117+deb12-cloud-amd64", ERA_LAZY_HIGH }, { "6.13.1", ERA_HIGH_MINMAX },
@@ -146,14 +154,22 @@ static void test_era_of_release(void **state)
 static void test_fraction_era_batch(void **state)
 {
 	/* 5.13 and older: fraction sets high = managed / N, batch = high / 4 capped at 96. */
-	struct pcp_zone_input in = { .era = ERA_FRACTION, .managed = 1000000, .fraction = 8 };
+	struct pcp_zone_input in = { .era = ERA_FRACTION, .page_shift = 12, .managed = 1000000,
+				     .fraction = 8 };
 
 	(void)state;
 	assert_int_equal(pcp_fraction_batch(&in), 96);
 	in.fraction = 10000;
 	assert_int_equal(pcp_fraction_batch(&in), 25);
+	/* Fraction 0 is zone_batchsize(): 1 MiB of pages since 4.19, 512 KiB before. */
 	in.fraction = 0;
+	assert_int_equal(pcp_fraction_batch(&in), 63);
+	in.era = ERA_FRACTION_512K;
 	assert_int_equal(pcp_fraction_batch(&in), 31);
+	in.fraction = 8;
+	assert_int_equal(pcp_fraction_batch(&in), 96);
+	in.era = ERA_FRACTION;
+	in.fraction = 0;
 	in.managed = 3000;
 	assert_int_equal(pcp_fraction_batch(&in), 1);
 	in.era = ERA_LAZY_HIGH;
@@ -163,8 +179,8 @@ static void test_fraction_era_batch(void **state)
 static void test_limits_and_floor(void **state)
 {
 	/* A 1 GiB zone on 2 CPUs: managed / 8 / 2 = 16384, the floor 4 * 63 = 252. */
-	struct pcp_zone_input in = { .managed = 262144, .low = 4000, .split = 2, .batch = 63,
-				     .fraction = 8 };
+	struct pcp_zone_input in = { .page_shift = 12, .managed = 262144, .low = 4000, .split = 2,
+				     .batch = 63, .fraction = 8 };
 	static const enum pcp_era eras[] = { ERA_HIGH_FRACTION, ERA_LAZY_HIGH, ERA_HIGH_MINMAX };
 	struct pcp_expect ex;
 
@@ -205,6 +221,173 @@ static void test_limits_and_floor(void **state)
 	assert_int_equal(ex.high_max, ex.high);
 }
 
+/* A zone of bytes at a page shift, in pages. */
+static uint64_t pages(uint64_t bytes, unsigned shift)
+{
+	return bytes >> shift;
+}
+
+#define GiB (1024ULL * 1024 * 1024)
+#define MiB (1024ULL * 1024)
+
+/*
+ * zone_batchsize() by page size and generation: ~0.1% of the zone, capped at
+ * 1 MiB of pages since 4.19 (512 KiB before), a quarter, clamped to 2^n - 1.
+ */
+static void test_default_batch_by_page_size(void **state)
+{
+	static const struct {
+		enum pcp_era era;
+		unsigned shift;
+		uint64_t bytes;
+		int batch;
+	} cases[] = {
+		/* 4 KiB: 63 on zones over ~1 GiB since 4.19 (Debian 11's 5.10), 31 before. */
+		{ ERA_FRACTION_512K, 12, 4 * GiB, 31 },
+		{ ERA_FRACTION, 12, 4 * GiB, 63 },
+		{ ERA_FRACTION, 12, 2 * GiB, 63 },
+		{ ERA_FRACTION, 12, 1200 * MiB, 63 },
+		{ ERA_FRACTION, 12, 600 * MiB, 31 },
+		{ ERA_HIGH_FRACTION, 12, 4 * GiB, 63 },
+		{ ERA_LAZY_HIGH, 12, 4 * GiB, 63 },
+		{ ERA_HIGH_MINMAX, 12, 4 * GiB, 63 },
+		/* A 16 MiB DMA zone: under 4 MiB of batch, raised to 1. */
+		{ ERA_FRACTION, 12, 16 * MiB, 1 },
+		{ ERA_HIGH_MINMAX, 12, 16 * MiB, 1 },
+		/* 16 KiB (arm64-16k): 1 MiB is 64 pages, so 15; 512 KiB gave 7. */
+		{ ERA_FRACTION_512K, 14, 4 * GiB, 7 },
+		{ ERA_FRACTION, 14, 4 * GiB, 15 },
+		{ ERA_HIGH_FRACTION, 14, 4 * GiB, 15 },
+		{ ERA_LAZY_HIGH, 14, 4 * GiB, 15 },
+		{ ERA_HIGH_MINMAX, 14, 4 * GiB, 15 },
+		{ ERA_HIGH_MINMAX, 14, 1 * GiB, 15 },
+		{ ERA_HIGH_MINMAX, 14, 256 * MiB, 3 },
+		/* 64 KiB (ppc64el, arm64 64k): 1 MiB is 16 pages, so 3; 512 KiB gave 1. */
+		{ ERA_FRACTION_512K, 16, 4 * GiB, 1 },
+		{ ERA_FRACTION, 16, 4 * GiB, 3 },
+		{ ERA_HIGH_FRACTION, 16, 4 * GiB, 3 },
+		{ ERA_LAZY_HIGH, 16, 4 * GiB, 3 },
+		{ ERA_HIGH_MINMAX, 16, 4 * GiB, 3 },
+		{ ERA_HIGH_MINMAX, 16, 16 * MiB, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pcp_zone_input in = { .era = cases[i].era, .page_shift = cases[i].shift,
+					     .managed = pages(cases[i].bytes, cases[i].shift) };
+
+		if (pcp_default_batch(&in) != cases[i].batch)
+			fail_msg("case %zu: batch %d, expected %d", i, pcp_default_batch(&in),
+				 cases[i].batch);
+	}
+}
+
+/* pageset_set_high() up to 5.13: a fraction's batch is capped at PAGE_SHIFT * 8. */
+static void test_fraction_cap_by_page_size(void **state)
+{
+	static const struct {
+		unsigned shift;
+		int cap;
+	} cases[] = { { 12, 96 }, { 14, 112 }, { 16, 128 } };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pcp_zone_input in = { .era = ERA_FRACTION, .page_shift = cases[i].shift,
+					     .managed = pages(4 * GiB, cases[i].shift), .fraction = 8 };
+
+		assert_int_equal(pcp_fraction_batch(&in), cases[i].cap);
+		in.era = ERA_FRACTION_512K;
+		assert_int_equal(pcp_fraction_batch(&in), cases[i].cap);
+		/* Below the cap, a quarter of high. */
+		in.era = ERA_FRACTION;
+		in.fraction = (long)in.managed / 40;
+		assert_int_equal(pcp_fraction_batch(&in), 10);
+		/* Fraction 0: the default batch, and high 6 times it. */
+		in.fraction = 0;
+		struct pcp_expect ex;
+
+		pcp_expected(&in, &ex);
+		assert_int_equal(ex.high, 6 * pcp_default_batch(&in));
+	}
+}
+
+/* The patch's PCP_BATCH_CAP is the default batch of a big zone at each page size. */
+static void test_patch_cap_by_page_size(void **state)
+{
+	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .split = 2 };
+
+	(void)state;
+	assert_int_equal(pcp_batch_cap(12), 63);
+	assert_int_equal(pcp_batch_cap(14), 15);
+	assert_int_equal(pcp_batch_cap(16), 3);
+	/* 256 KiB pages: 1 MiB is 4 pages, the batch 0 that max(1, ...) raises. */
+	assert_int_equal(pcp_batch_cap(18), 1);
+	/* 16 KiB, 2 GiB on 2 CPUs: the zone at the cap (15) takes 310 (7.3 + patch, 2 nodes). */
+	in.page_shift = 14;
+	in.managed = pages(2 * GiB, 14);
+	assert_int_equal(pcp_patched_batch(&in, 0), 15);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	/* A quarter of a CPU's share at fraction 8: 131072 / 8 / 2 / 4 = 2048. */
+	assert_int_equal(pcp_patched_batch(&in, 4000), 2048);
+	/* 64 KiB, 4 GiB on 2 CPUs: 65536 / 8 / 2 / 4 = 1024. */
+	in.page_shift = 16;
+	in.managed = pages(4 * GiB, 16);
+	assert_int_equal(pcp_patched_batch(&in, 0), 3);
+	assert_int_equal(pcp_patched_batch(&in, 310), 310);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 1024 > 1007 ? 1007 : 1024);
+	/* A zone below the cap keeps its own batch at any page size. */
+	in.managed = pages(32 * MiB, 16);
+	assert_int_equal(pcp_patched_batch(&in, 310), 1);
+}
+
+/* The page shift of a page size, and the page size a capture's smaps records. */
+static void test_page_size(void **state)
+{
+	long bytes = 0;
+
+	(void)state;
+	assert_int_equal(pcp_page_shift(4096), 12);
+	assert_int_equal(pcp_page_shift(16384), 14);
+	assert_int_equal(pcp_page_shift(65536), 16);
+	assert_int_equal(pcp_page_shift(8192), 13);
+	assert_int_equal(pcp_page_shift(3000), -EINVAL);
+	assert_int_equal(pcp_page_shift(0), -EINVAL);
+	assert_int_equal(pcp_page_shift(1L << 20), -EINVAL);
+	assert_int_equal(smaps_page_size("55d0-55d1 r--p 0 08:01 1 /bin/cat\nSize:  4 kB\n"
+					 "KernelPageSize:       16 kB\nMMUPageSize:  16 kB\n"
+					 "KernelPageSize:        4 kB\n", &bytes), 0);
+	assert_int_equal(bytes, 16384);
+	assert_int_equal(smaps_page_size("KernelPageSize:       64 kB\n", &bytes), 0);
+	assert_int_equal(bytes, 65536);
+	assert_int_equal(smaps_page_size("Size: 4 kB\n", &bytes), -ENOENT);
+	assert_int_equal(smaps_page_size("KernelPageSize: 4 MB\n", &bytes), -EINVAL);
+	assert_int_equal(smaps_page_size("KernelPageSize: kB\n", &bytes), -EINVAL);
+	assert_int_equal(smaps_page_size("KernelPageSize: 99999999999999999999 kB\n", &bytes),
+			 -EINVAL);
+}
+
+/* Which releases pcpctl knows the rules of exactly. */
+static void test_release_doubt(void **state)
+{
+	static const char *const known[] = {
+		"4.14.336", "5.10.0-32-cloud-arm64", "6.1.0-57-cloud-amd64",
+		"6.12.117+deb12-cloud-amd64", "6.18.44-fc-v657", "7.3.4+deb13-cloud-amd64",
+		"5.15.0-91-generic", "7.2.11+deb13-powerpc64le-64k",
+	};
+	static const char *const doubtful[] = {
+		"5.14.0-427.el9.x86_64", "4.18.0-553.el8_10.x86_64", "5.14.21-150500.55.39-default",
+		"5.10.210-201.852.amzn2.x86_64", "7.4.0", "8.0.1", "7.10.0-1-amd64",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (pcp_release_doubt(known[i]))
+			fail_msg("%s: %s", known[i], pcp_release_doubt(known[i]));
+	for (size_t i = 0; i < ARRAY_SIZE(doubtful); i++)
+		if (!pcp_release_doubt(doubtful[i]))
+			fail_msg("%s is taken as known", doubtful[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +396,11 @@ int main(void)
 		cmocka_unit_test(test_era_of_release),
 		cmocka_unit_test(test_fraction_era_batch),
 		cmocka_unit_test(test_limits_and_floor),
+		cmocka_unit_test(test_default_batch_by_page_size),
+		cmocka_unit_test(test_fraction_cap_by_page_size),
+		cmocka_unit_test(test_patch_cap_by_page_size),
+		cmocka_unit_test(test_page_size),
+		cmocka_unit_test(test_release_doubt),
 	};
 
 	return cmocka_run_group_tests_name("pcprules", tests, NULL, NULL);
