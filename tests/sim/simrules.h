@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The simulated kernel's own reading of mm/page_alloc.c, generation by
- * generation and for any page size.  It is written apart from src/pcprules.c
+ * generation and for any page size.  It is written apart from src/model/pcprules.c
  * and shares no code with it, so that a test compares two readings of the
  * kernel, and the simulator's numbers are checked against real captures
  * (tests/sim/golden).
