@@ -841,7 +841,7 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
-	struct change_session session;
+	struct change_session session = { .lock = -1 };
 	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
 	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
@@ -944,6 +944,7 @@ out:
 	free(p.cpus);
 	if (p.log_fd != STDERR_FILENO)
 		close(p.log_fd);
+	apply_session_free(&session);
 	if (k)
 		k->ops->close(k);
 	return rc;

@@ -867,8 +867,8 @@ static enum change_status verify_writes(struct txn *t)
 	char why[200];
 
 	checkpoint(t->k, "verify");
-	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL, &t->res->zi_after,
-		   &t->res->checks, why, sizeof(why))) {
+	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
+		   &t->res->zi_after, &t->res->checks, why, sizeof(why))) {
 		pcp_error("verification failed: %s", why);
 		snprintf(t->res->unexpected, sizeof(t->res->unexpected), "%s", why);
 		return CHANGE_FAILED;
@@ -1247,10 +1247,15 @@ out:
 
 enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
 {
-	struct journal j = { 0 };
+	struct journal *j;
 	enum change_status st;
 
 	memset(s, 0, sizeof(*s));
+	j = s->journal = calloc(1, sizeof(*s->journal));
+	if (!j) {
+		pcp_error("out of memory");
+		return CHANGE_FAILED;
+	}
 	s->lock = lock_acquire(k->root);
 	if (s->lock < 0)
 		return CHANGE_FAILED;
@@ -1270,10 +1275,18 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 		st = write_access(k, i);
 		if (st)
 			break;
-		j.sysctl[j.n] = i;
-		j.old[j.n++] = s->original.before[i];
+		j->sysctl[j->n] = i;
+		j->old[j->n++] = s->original.before[i];
 	}
-	if (!st && journal_write(k->root, &j))
+	/* What the end of the session, or a rollback after a crash, is to find again. */
+	if (!st && (kernel_rules(k, &s->original.rules) ||
+		    kernel_load_zoneinfo(k, &s->original.zi_before)))
+		st = CHANGE_FAILED;
+	if (!st) {
+		doubt_format(&s->original.rules, s->original.have, &s->original.zi_before);
+		observe(&s->original.rules, &s->original.zi_before, j);
+	}
+	if (!st && journal_write(k->root, j))
 		st = CHANGE_FAILED;
 	if (st) {
 		lock_release(s->lock);
@@ -1290,7 +1303,7 @@ enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 		.set_fraction = o->have[SYSCTL_HIGH_FRACTION] || o->have[SYSCTL_FRACTION],
 		.fraction = o->have[SYSCTL_HIGH_FRACTION] ? o->before[SYSCTL_HIGH_FRACTION] :
 							     o->before[SYSCTL_FRACTION],
-		.in_session = true,
+		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
 	enum change_status st = apply_change(k, &req, &res);
@@ -1310,6 +1323,13 @@ enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 	lock_release(s->lock);
 	s->lock = -1;
 	return st;
+}
+
+void apply_session_free(struct change_session *s)
+{
+	apply_result_free(&s->original);
+	free(s->journal);
+	s->journal = NULL;
 }
 
 void apply_result_free(struct change_result *res)

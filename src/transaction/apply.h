@@ -52,6 +52,11 @@ struct change_request {
 	 * a crash.
 	 */
 	bool in_session;
+	/*
+	 * The zones as observed before the session, when this change restores
+	 * its original values: verify against them, not against the rules.
+	 */
+	const struct journal *observed;
 };
 
 struct planned_write {
@@ -152,11 +157,18 @@ enum change_status apply_discard(struct kernel *k, struct journal *j, bool *foun
 struct change_session {
 	int lock;
 	struct change_result original;
+	/* The original values and the zones as they were (JOURNAL_ZONES_MAX of them): allocated. */
+	struct journal *journal;
 };
 
 enum change_status apply_session_begin(struct kernel *k, struct change_session *s);
-/* Restore and verify the original values: CHANGE_DONE or CHANGE_ROLLBACK_FAILED. */
+/*
+ * Restore the original values and verify them against the zones as they
+ * were before the session: CHANGE_DONE or CHANGE_ROLLBACK_FAILED.
+ */
 enum change_status apply_session_end(struct kernel *k, struct change_session *s);
+/* What begin allocated, whatever came of it. */
+void apply_session_free(struct change_session *s);
 
 /*
  * Whether the kernel takes the value: 0 (its default) or 1..max (see
