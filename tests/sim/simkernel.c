@@ -2,10 +2,11 @@
 /*
  * A simulated kernel behind the kernel interface, for tests of the change
  * transaction.  Its state is a sysroot tree: proc/zoneinfo (a real capture
- * to start from), the files of proc/sys/vm, proc/sys/kernel/osrelease and the node
- * cpulists.  A sysctl write validates like the kernel, and unless the value
- * is already set, recomputes batch and high for the kernel era of the
- * release and rewrites zoneinfo.  Faults come from DIR/sim/faults, one per
+ * to start from), the files of proc/sys/vm, proc/sys/kernel/osrelease, the node
+ * cpulists and proc/self/smaps (the page size).  A sysctl write validates like
+ * the kernel, and unless the value is already set, recomputes batch and high
+ * by the simulator's own rules (simrules.c) for the release's generation and
+ * the page size, and rewrites zoneinfo.  Faults come from DIR/sim/faults, one per
  * line:
  *   fail-write K ERRNO      the K-th write (counted in DIR/sim/writes) fails
  *   mismatch-after-write K  the K-th write leaves one pageset off by one
@@ -34,13 +35,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "apply.h"
 #include "c.h"
+#include "idlist.h"
 #include "kernel.h"
 #include "numparse.h"
-#include "pcprules.h"
+#include "simkernel.h"
+#include "simrules.h"
 #include "sysroot.h"
-#include "topology.h"
 #include "zoneinfo.h"
 
 static char *tree_path(const struct kernel *k, const char *rel)
@@ -149,56 +150,90 @@ static long next_write_number(struct kernel *k)
 	return n;
 }
 
+/* The tree's page size: its proc/self/smaps, as a guest's own (simrules.h). */
+static unsigned page_shift(const struct kernel *k)
+{
+	char *smaps = NULL;
+	unsigned long size;
+	unsigned shift = 0;
+
+	read_text(k, "/proc/self/smaps", &smaps);
+	size = sim_page_size_of_smaps(smaps);
+	free(smaps);
+	while ((1UL << shift) < size)
+		shift++;
+	return shift;
+}
+
+static long patch_batch_max(const struct kernel *k)
+{
+	char *text = NULL;
+	long max;
+
+	/* The patched kernel's own read-only file; computed as it does without one. */
+	if (read_text(k, PATH_SYSCTL_VM "percpu_pagelist_batch_max", &text) ||
+	    sysctl_parse_value(text, &max) || max < 1)
+		max = sim_patch_batch_max(page_shift(k));
+	free(text);
+	return max;
+}
+
+/*
+ * proc_dointvec_minmax() with the sysctl's bounds: the patch's 0..batch_max;
+ * the fractions' 0 or 8..INT_MAX (percpu_pagelist_fraction_sysctl_handler()
+ * up to 5.13, percpu_pagelist_high_fraction_sysctl_handler() from 5.14).
+ */
 static bool valid_value(const struct kernel *k, enum pcp_sysctl s, long v)
 {
 	if (s == SYSCTL_BATCH)
-		return v >= 0 && v <= batch_limit(k->root);
-	return v == 0 || (v >= PCP_FRACTION_MIN && v <= INT_MAX);
+		return v >= 0 && v <= patch_batch_max(k);
+	return v == 0 || (v >= SIM_MIN_FRACTION && v <= INT_MAX);
 }
 
-/* What the kernel sets in one zone, pageset by pageset. */
-static void recompute_zone(const struct kernel *k, enum pcp_era era, const long *value,
-			   const bool *have, struct zi_zone *z)
+/*
+ * cpumask_weight(cpumask_of_node(nid)) in zone_highsize(): the zone's node's
+ * CPUs that are online (those with a pageset), or every online CPU when the
+ * node has none or the kernel no NUMA.
+ */
+static unsigned split_cpus(const struct kernel *k, const struct zi_zone *z)
 {
-	long fraction = have[SYSCTL_HIGH_FRACTION] ? value[SYSCTL_HIGH_FRACTION] :
-			have[SYSCTL_FRACTION] ? value[SYSCTL_FRACTION] : 0;
-	bool assumed;
-	struct pcp_zone_input in = {
-		.era = era, .managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW],
-		.fraction = fraction,
-		.page_shift = (unsigned)pcp_page_shift(kernel_page_size(k, &assumed)),
+	struct idlist node;
+	char path[80];
+	unsigned n = 0;
+
+	snprintf(path, sizeof(path), PATH_NODES "/node%d/cpulist", z->node);
+	if (sysroot_read_cpulist(k->root, path, &node) == 0) {
+		for (size_t i = 0; i < z->npagesets; i++)
+			if (idlist_has(&node, z->pagesets[i].cpu))
+				n++;
+		idlist_free(&node);
+	}
+	return n ? n : (unsigned)z->npagesets;
+}
+
+/*
+ * What the kernel sets in one zone.  A write recomputes every CPU's batch
+ * (and high_min/high_max); high too up to 6.6, and from 6.7 only on the
+ * writing CPU, the first, as the others set theirs when they next free.
+ * At boot every CPU has it.
+ */
+static void recompute_zone(const struct kernel *k, const struct sim_kernel *sk, bool boot,
+			   struct zi_zone *z)
+{
+	struct sim_zone in = {
+		.managed = z->field[ZI_MANAGED], .low = z->field[ZI_LOW], .split = split_cpus(k, z),
 	};
-	struct pcp_expect want;
+	struct sim_pcp pcp;
 
-	if (zone_split_cpus(k->root, z, &in.split))
-		in.split = (unsigned)z->npagesets;
-	if (have[SYSCTL_BATCH] && value[SYSCTL_BATCH])
-		in.batch = pcp_patched_batch(&in, value[SYSCTL_BATCH]);
-	else if (pcp_era_fraction_sets_batch(era))
-		in.batch = pcp_fraction_batch(&in);
-	else
-		in.batch = pcp_default_batch(&in);
-
-	pcp_expected(&in, &want);
+	sim_zone_pcp(sk, &in, &pcp);
 	for (size_t i = 0; i < z->npagesets; i++) {
 		struct zi_pageset *ps = &z->pagesets[i];
 
-		ps->value[ZI_BATCH] = in.batch;
-		if (want.check_high)
-			ps->value[ZI_HIGH] = want.high;
-		if (want.check_minmax) {
-			ps->value[ZI_HIGH_MIN] = want.high_min;
-			ps->value[ZI_HIGH_MAX] = want.high_max;
-		}
-	}
-	/* 6.7+: only the writing CPU (the first) recomputes its own high at once. */
-	if (era >= ERA_LAZY_HIGH && z->npagesets) {
-		struct pcp_zone_input eager = in;
-		struct pcp_expect now;
-
-		eager.era = ERA_HIGH_FRACTION;
-		pcp_expected(&eager, &now);
-		z->pagesets[0].value[ZI_HIGH] = now.high;
+		ps->value[ZI_BATCH] = pcp.batch;
+		ps->value[ZI_HIGH_MIN] = pcp.high_min;
+		ps->value[ZI_HIGH_MAX] = pcp.high_max;
+		if (sk->gen < SIM_GEN_6_7 || boot || i == 0)
+			ps->value[ZI_HIGH] = pcp.high;
 	}
 }
 
@@ -271,13 +306,13 @@ static int rewrite_zoneinfo(struct kernel *k, const char *text, size_t len,
 	return rc;
 }
 
-static int recompute(struct kernel *k, bool mismatch, long boost)
+static int recompute(struct kernel *k, bool boot, bool mismatch, long boost)
 {
+	struct sim_kernel sk = { .page_shift = page_shift(k) };
 	long value[NSYSCTLS];
 	bool have[NSYSCTLS];
 	struct zoneinfo zi;
 	struct zi_error err;
-	enum pcp_era era;
 	char *text, *release;
 	size_t len;
 	int rc;
@@ -285,12 +320,18 @@ static int recompute(struct kernel *k, bool mismatch, long boost)
 	release = kernel_release(k);
 	if (!release)
 		return -errno;
-	rc = pcp_era_of_release(release, &era);
+	rc = sim_gen_of_release(release, &sk.gen) ? 0 : -EINVAL;
 	free(release);
 	if (rc)
 		return rc;
 	for (int s = 0; s < NSYSCTLS; s++)
 		have[s] = kernel_read_sysctl_file(k, s, &value[s]) == 0;
+	/* Each generation reads its own fraction: a tree's other one is no kernel's. */
+	if (sk.gen <= SIM_GEN_4_19)
+		sk.fraction = have[SYSCTL_FRACTION] ? value[SYSCTL_FRACTION] : 0;
+	else
+		sk.fraction = have[SYSCTL_HIGH_FRACTION] ? value[SYSCTL_HIGH_FRACTION] : 0;
+	sk.patch_batch = have[SYSCTL_BATCH] ? value[SYSCTL_BATCH] : 0;
 	rc = read_text(k, PATH_ZONEINFO, &text);
 	if (rc)
 		return rc;
@@ -301,7 +342,7 @@ static int recompute(struct kernel *k, bool mismatch, long boost)
 		return rc;
 	}
 	for (size_t i = 0; i < zi.nzones; i++)
-		recompute_zone(k, era, value, have, &zi.zones[i]);
+		recompute_zone(k, &sk, boot, &zi.zones[i]);
 	if (mismatch) {
 		for (size_t i = 0; i < zi.nzones; i++)
 			if (zi.zones[i].npagesets) {
@@ -313,6 +354,11 @@ static int recompute(struct kernel *k, bool mismatch, long boost)
 	zoneinfo_free(&zi);
 	free(text);
 	return rc;
+}
+
+int sim_boot(struct kernel *k)
+{
+	return recompute(k, true, false, 0);
 }
 
 /* The value takes effect: the file, then batch and high recomputed. */
@@ -339,7 +385,7 @@ static int set_value(struct kernel *k, enum pcp_sysctl s, long value, long nth)
 	free(rel);
 	if (rc)
 		return rc;
-	return recompute(k, fault(k, "mismatch-always", NULL, NULL, 0) ||
+	return recompute(k, false, fault(k, "mismatch-always", NULL, NULL, 0) ||
 			    fault(k, "mismatch-after-write", nthtext, NULL, 0),
 			 fault(k, "boost-after-write", nthtext, boost, sizeof(boost)) ?
 			 strtol(boost, NULL, 10) : 0);
