@@ -115,6 +115,7 @@ static struct poptOption sweep_options[] = {
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
 	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
 	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
+	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -208,6 +209,7 @@ static void sweep_setup(void)
 static int run_sweep(const struct sysroot *root, char *const *args)
 {
 	opt.sweep.json = opt.json;
+	opt.sweep.dry_run = opt.dry_run;
 	opt.sweep.command = args;
 	return cmd_sweep(root, &opt.sweep);
 }
@@ -321,6 +323,8 @@ static const struct command {
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
 	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
+	  "     --dry-run        print the plan and its time, make every check a sweep\n"
+	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
 	  NULL, true, true, sweep_setup },
