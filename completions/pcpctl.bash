@@ -33,7 +33,7 @@ _pcpctl()
 
 	local -a show_cols=(NODE ZONE CPU COUNT HIGH BATCH HIGH_MIN HIGH_MAX)
 	local -a summary_cols=(NODE ZONE CPUS PAGES MAXCOUNT MIB BATCH HIGH FREE_PCT MANAGED
-		BATCH_MIN BATCH_MAX HIGH_MIN HIGH_MAX)
+		BATCH_MIN BATCH_MAX HIGH_LO HIGH_HI)
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
 	local commands='show status set reset rollback sweep compare plot export help'
 	# Options that take an argument, as they can be spelt in a separate word.
