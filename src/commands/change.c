@@ -59,7 +59,7 @@ int change_exit(const struct sysroot *root, enum change_status st)
 		return EXIT_FAIL;
 	case CHANGE_NO_BATCH:
 		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
-			  "from " PCPCTL_PATCHDIR "/ or change only --fraction");
+			  "from %s/ or change only --fraction", patch_dir());
 		return EXIT_NOIFACE;
 	case CHANGE_NO_FRACTION:
 		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
