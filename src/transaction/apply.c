@@ -814,6 +814,9 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (want.targeted[s] && (st = write_access(k, s)))
 			return st;
+	/* as --persist-only does: a file that cannot be written stops the change before it starts */
+	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(k->root)))
+		return st;
 	if (!req->in_session) {
 		if (journal_files_init(k->root, &files))
 			return CHANGE_FAILED;
