@@ -238,8 +238,8 @@ static void print_report(const struct change_result *r, const struct change_requ
 	print_zones(r);
 	foreign = print_foreign(r);
 	if (rc == EXIT_ROLLBACK)
-		puts("failed, and so did the rollback: the values above are in force now; fix the "
-		     "cause, then run 'pcpctl rollback'");
+		printf("failed, and so did the rollback: the values above are in force now; fix the "
+		       "cause, then run '%s'\n", sysroot_command(root, "rollback"));
 	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
