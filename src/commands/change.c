@@ -89,6 +89,20 @@ static void print_range(const char *label, int lo, int hi)
 }
 
 /*
+ * Whether a rolled-back change had moved s, and to what (*to): the undo
+ * reads each value before it writes the old one back, into "to".
+ */
+static bool undone(const struct change_result *r, int s, long *to)
+{
+	for (size_t i = 0; r->rolled_back && i < r->nundone; i++)
+		if ((int)r->writes[i].sysctl == s && r->writes[i].to != r->writes[i].from) {
+			*to = r->writes[i].to;
+			return true;
+		}
+	return false;
+}
+
+/*
  * One line per populated zone: each field's range before and, when changed,
  * after; where the kernel sets high lazily, the limits it is set within.
  */
@@ -194,6 +208,7 @@ static void print_report(const struct change_result *r, const struct change_requ
 	static const struct persist_report none;
 	bool dry_run = req && req->dry_run;
 	bool foreign;
+	long to;
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
@@ -207,6 +222,10 @@ static void print_report(const struct change_result *r, const struct change_requ
 			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
 			print_long(PRINT_FP, NULL, " -> %ld", r->after[s]);
 			print_string(PRINT_FP, NULL, "%s\n", dry_run ? " (dry run: not written)" : "");
+		} else if (undone(r, s, &to)) {
+			/* written and put back: not "unchanged" */
+			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
+			print_long(PRINT_FP, NULL, " (restored: the change to %ld was undone)\n", to);
 		} else {
 			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
 		}
@@ -451,11 +470,19 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 	} else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
 	else if (rc == EXIT_OK || rc == EXIT_FOREIGN) {
-		for (size_t i = 0; i < r.nwrites; i++)
-			if (!r.foreign[r.writes[i].sysctl])
-				printf("restored vm.%s = %ld (was %ld)\n",
-				       sysctl_name(r.writes[i].sysctl), r.writes[i].from,
-				       r.writes[i].to);
+		for (size_t i = 0; i < r.nwrites; i++) {
+			const struct planned_write *w = &r.writes[i];
+
+			if (r.foreign[w->sysctl])
+				continue;
+			/* a change killed before this write left it as it was */
+			if (r.before[w->sysctl] == w->from)
+				printf("vm.%s = %ld, as before: the change had not written it\n",
+				       sysctl_name(w->sysctl), w->from);
+			else
+				printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(w->sysctl),
+				       w->from, r.before[w->sysctl]);
+		}
 		print_foreign(&r);
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));

@@ -678,6 +678,7 @@ static enum change_status undo(struct txn *t)
 	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
+	res->nundone = t->done;
 	return st;
 }
 
