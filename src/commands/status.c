@@ -23,7 +23,8 @@ const char *patch_dir(void)
 	static const char source[] = PCPCTL_SOURCE_PATCHDIR;
 	struct stat st;
 
-	if (stat(PCPCTL_PATCHDIR, &st) == 0 || !source[0] || stat(source, &st) < 0)
+	/* stat("") fails: a build without the source's folder names the installed one */
+	if (stat(PCPCTL_PATCHDIR, &st) == 0 || stat(source, &st) < 0)
 		return PCPCTL_PATCHDIR;
 	return source;
 }

@@ -869,7 +869,7 @@ static const char *duration_words(double s, char *buf, size_t len)
 static void print_plan(const struct sweep_opts *o, const struct plan *p)
 {
 	size_t points = p->n * p->ntasks;
-	char lo[40], hi[40];
+	char hi[40];
 
 	printf("dry run: sweep of %s over %zu value%s x %zu task count%s x %ld run%s = %zu point%s",
 	       p->batch ? "batch" : "fraction", p->n, p->n == 1 ? "" : "s", p->ntasks,
@@ -890,6 +890,7 @@ static void print_plan(const struct sweep_opts *o, const struct plan *p)
 		fputs("page_fault1", stdout);
 	if (!o->command) {
 		double each = (double)p->runs * (p->warmup + p->duration);
+		char lo[40];
 
 		if (p->precision)
 			printf("\ntime: %s to %s (per run %g s warm-up, then %g to %g s until +-%g%%)",
