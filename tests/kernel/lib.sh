@@ -66,15 +66,22 @@ kt_papt() {
 	shift 4
 	local opts=(-o Dir::Etc::sourceparts="$d/sources.list.d"
 		-o Dir::Etc::sourcelist=/dev/null -o Dir::State::lists="$d/lists"
-		-o Dir::Cache::archives="$d/archives" -o Dir::Cache::pkgcache=
-		-o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+		-o Dir::Cache::archives="$d/archives" -o Dir::Cache::srcpkgcache=
+		-o APT::Sandbox::User=root)
+	# Several suites and architectures make a large index: keep apt's binary
+	# cache of it beside it (one look-up 20 s without, 0.2 s with).
+	if [ -n "$archs" ]; then
+		opts+=(-o Dir::Cache::pkgcache="$d/pkgcache.bin")
+	else
+		opts+=(-o Dir::Cache::pkgcache=)
+	fi
 	for a in $archs; do opts+=(-o APT::Architectures::="$a"); done
 	uris=$(kt_debian_uris | tr '\n' ' ')
 	[ -n "$uris" ] || kt_die "no Debian URIs found in the machine's apt sources"
 	src=$(printf '%s\n' 'Types: deb' "URIs: ${uris% }" "Suites: $suites" \
 		'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg')
 	if [ ! -f "$d/.updated" ] || [ "$(cat "$d/sources.list.d/"*.sources 2>/dev/null)" != "$src" ]; then
-		rm -rf "$d/sources.list.d" "$d/.updated"
+		rm -rf "$d/sources.list.d" "$d/.updated" "$d/pkgcache.bin" "$KT_CACHE/debian/unserved"
 		mkdir -p "$d/sources.list.d" "$d/lists/partial" "$d/archives/partial"
 		printf '%s\n' "$src" >"$d/sources.list.d/private.sources"
 		kt_log "apt-get update of $suites${archs:+ for $archs} (private configuration in $d)"
@@ -409,17 +416,20 @@ kt_build_kernel() {
 # kt_xkernel ARCH PATTERN : download and unpack (once) the newest Debian
 # kernel package of ARCH whose name matches the extended regex PATTERN,
 # through kt_xapt; a newer package whose file the archive does not serve is
-# passed over for the next one.  Prints the kernel image's path.
+# passed over for the next one (and remembered in debian/unserved, so a
+# warm run asks nothing).  Prints the kernel image's path.
 kt_xkernel() {
-	local arch=$1 pat=$2 pkg dir deb
+	local arch=$1 pat=$2 pkg dir deb unserved=$KT_CACHE/debian/unserved
 	for pkg in $(kt_xapt apt-cache pkgnames linux- | grep -E "$pat" | sort -rV | head -n 5); do
 		dir=$KT_CACHE/debian/$pkg
+		grep -qxF "$pkg:$arch" "$unserved" 2>/dev/null && continue
 		if [ ! -f "$dir/.done" ]; then
 			rm -rf "$dir"
 			mkdir -p "$dir/deb"
 			kt_log "fetching $pkg:$arch"
 			if ! (cd "$dir/deb" && kt_xapt apt-get download "$pkg:$arch" >&2); then
 				kt_log "$pkg:$arch cannot be downloaded; trying an older one"
+				echo "$pkg:$arch" >>"$unserved"
 				rm -rf "$dir"
 				continue
 			fi
