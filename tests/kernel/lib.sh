@@ -437,7 +437,8 @@ kt_xkernel() {
 			dpkg-deb -x "$deb" "$dir/root"
 			dpkg-deb -f "$deb" Package Version >"$dir/package"
 			# the guests load no modules: keep the image only
-			rm -rf "$deb" "$dir/root/lib/modules"/*/kernel "$dir/root/usr/lib/modules"/*/kernel
+			rm -f "$deb"
+			find "$dir/root" -type f ! -name 'vmlinu[xz]*' -delete
 			touch "$dir/.done"
 		fi
 		find "$dir/root" -path '*/boot/vmlinu[xz]-*' -o -path '*/modules/*/vmlinu[xz]' | sort | head -n1
