@@ -94,6 +94,13 @@ int zi_parser_finish(struct zi_parser *p);
  */
 void zi_parser_line_by_line(struct zi_parser *p);
 
+/*
+ * Which twin of the fast path this build runs: "sse2" (x86-64) or
+ * "portable" (other architectures, or built with PCPCTL_PORTABLE), so that
+ * a test comparing the two can tell it has both.
+ */
+const char *zi_fast_path(void);
+
 static inline bool zi_has(const struct zi_pageset *ps, enum zi_field f)
 {
 	return ps->present & (1u << f);

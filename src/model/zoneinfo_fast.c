@@ -43,7 +43,7 @@ void zi_learn_record_line(struct zi_parser *p, const char *line, const char *nl)
 	p->record_span += len + 8;
 }
 
-#if defined(__SSE2__)
+#if ZI_SSE2
 /* Whether s starts with the text of r; reads 32 bytes of s. */
 static inline bool record_text_at(const char *s, const struct record_line *r)
 {
@@ -61,6 +61,11 @@ static inline bool record_text_at(const char *s, const struct record_line *r)
 	return memcmp(s, r->text, r->len) == 0;
 }
 #endif
+
+const char *zi_fast_path(void)
+{
+	return ZI_SSE2 ? "sse2" : "portable";
+}
 
 /*
  * Store a record read by zi_take_records() as cpu_line() and pageset_field()

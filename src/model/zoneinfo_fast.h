@@ -4,6 +4,10 @@
  * or a vector at a time, and whole CPU records read against a template
  * (zoneinfo_fast.c).  zi_parser_line_by_line() turns the interpreting
  * parts off, so that tests and the fuzzer can check both paths agree.
+ *
+ * The SSE2 code has a portable twin, which arm64 and ppc64el run.
+ * PCPCTL_PORTABLE selects the twin on x86-64 too, so that a test built
+ * both ways can compare the two there (tests/zi-model).
  */
 #ifndef PCPCTL_ZONEINFO_FAST_H
 #define PCPCTL_ZONEINFO_FAST_H
@@ -11,15 +15,18 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(PCPCTL_PORTABLE)
+#define ZI_SSE2 1
 #include <emmintrin.h>
+#else
+#define ZI_SSE2 0
 #endif
 
 #include "zoneinfo_int.h"
 
 static inline const char *line_end(const char *s, const char *end)
 {
-#if defined(__SSE2__)
+#if ZI_SSE2
 	/* Lines are short: a library call would cost more than the search. */
 	const __m128i nl = _mm_set1_epi8('\n');
 
