@@ -562,26 +562,26 @@ void zoneinfo_free(struct zoneinfo *zi)
 
 int zoneinfo_copy(struct zoneinfo *dst, const struct zoneinfo *src)
 {
-	struct zoneinfo c = *src;
+	size_t nz = src->nzones, np = src->npagesets;
+	struct zi_zone *zones = nz ? malloc(nz * sizeof(*zones)) : NULL;
+	struct zi_pageset *store = np ? malloc(np * sizeof(*store)) : NULL;
 
-	c.zones = src->nzones ? malloc(src->nzones * sizeof(*c.zones)) : NULL;
-	c.pageset_store = src->npagesets ?
-		malloc(src->npagesets * sizeof(*c.pageset_store)) : NULL;
-	if ((src->nzones && !c.zones) || (src->npagesets && !c.pageset_store)) {
-		zoneinfo_free(&c);
+	if ((nz && !zones) || (np && !store)) {
+		free(zones);
+		free(store);
 		return -ENOMEM;
 	}
-	if (src->nzones)
-		memcpy(c.zones, src->zones, src->nzones * sizeof(*c.zones));
-	if (src->npagesets)
-		memcpy(c.pageset_store, src->pageset_store,
-		       src->npagesets * sizeof(*c.pageset_store));
-	/* The zones point into the store: into the copy's now. */
-	for (size_t i = 0; i < c.nzones; i++)
-		if (c.zones[i].pagesets)
-			c.zones[i].pagesets = c.pageset_store +
-					      (src->zones[i].pagesets - src->pageset_store);
-	*dst = c;
+	*dst = *src;
+	dst->zones = zones;
+	dst->pageset_store = store;
+	if (np)
+		memcpy(store, src->pageset_store, np * sizeof(*store));
+	for (size_t i = 0; i < nz; i++) {
+		zones[i] = src->zones[i];
+		/* The zones point into the store: into the copy's now. */
+		if (zones[i].pagesets)
+			zones[i].pagesets = store + (src->zones[i].pagesets - src->pageset_store);
+	}
 	return 0;
 }
 
