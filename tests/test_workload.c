@@ -89,16 +89,25 @@ static void test_pf1_tiny(void **state)
 		.duration_s = 0.3, .warmup_s = 0.05, .interval_s = 0.05,
 		.map_bytes = 4 << 20,
 	};
-	double *samples = NULL, t0 = now(), t;
+	double *samples = NULL, t0 = now(), t, sum = 0;
 	size_t n = 0, i;
 
 	(void)state;
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
 	t = now() - t0;
 	assert_int_equal(n, 6);
-	for (i = 0; i < n; i++)
-		assert_true(samples[i] > 0);
-	assert_true(t >= 0.35 && t < 2.0);
+	/*
+	 * On a loaded machine a sample may be taken late, its next at once, or
+	 * the tasks may get no CPU in 50 ms: a sample can be 0, not the sum.
+	 * The bounds on the time are relations: at least warmup and duration,
+	 * and done long before a run that ignored them would be.
+	 */
+	for (i = 0; i < n; i++) {
+		assert_true(samples[i] >= 0);
+		sum += samples[i];
+	}
+	assert_true(sum > 0);
+	assert_true(t >= 0.35 && t < 30);
 	free(samples);
 	assert_no_children();
 }
@@ -182,7 +191,8 @@ static void test_pf1_stop(void **state)
 	(void)state;
 	stop_after(0.2);
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
-	assert_true(now() - t0 < 2.0);
+	/* stopped, not run to its 30 s, however slow the machine */
+	assert_true(now() - t0 < cfg.duration_s / 2);
 	assert_null(samples);
 	assert_int_equal(n, 0);
 	assert_no_children();
@@ -190,7 +200,7 @@ static void test_pf1_stop(void **state)
 	/* already set: nothing runs for long */
 	t0 = now();
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
-	assert_true(now() - t0 < 1.0);
+	assert_true(now() - t0 < cfg.duration_s / 2);
 	assert_no_children();
 	stop = 0;
 }
@@ -244,15 +254,17 @@ static void test_ext_metric(void **state)
 	char *const argv[] = { "sh", "-c",
 		"echo 'warming up'; echo 'result: 12.5 ops/s'; "
 		"echo 'result: 99 ops/s'; exit 3", NULL };
-	double wall = -1, metric = -1;
+	double wall = -1, metric = -1, t0 = now(), t;
 	int status = -1;
 
 	(void)state;
 	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL, NULL,
 				 &wall, &metric, &status), 0);
+	t = now() - t0;
 	assert_true(metric == 12.5);
 	assert_int_equal(status, 3);
-	assert_true(wall > 0 && wall < 5);
+	/* the command's own time: within the call's, whatever the load */
+	assert_true(wall > 0 && wall <= t);
 
 	/* no group: the whole match */
 	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL, NULL,
@@ -327,7 +339,8 @@ static void test_ext_straggler(void **state)
 	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
-	assert_true(now() - t0 < 5);
+	/* long before the straggler's 30 s, however slow the machine */
+	assert_true(now() - t0 < 15);
 	assert_no_children();
 }
 
@@ -340,7 +353,7 @@ static void test_ext_stop(void **state)
 	stop_after(0.2);
 	assert_int_equal(ext_run(argv, "late=([0-9]+)", NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
-	assert_true(now() - t0 < 2);
+	assert_true(now() - t0 < 15);
 	assert_true(metric == -1);
 	assert_no_children();
 	stop = 0;

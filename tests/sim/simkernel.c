@@ -14,7 +14,10 @@
  *   boost-after-write K N   after the K-th write kswapd moves every zone's
  *                           watermark boost by N pages (N < 0 clears it)
  *   crash STEP              SIGKILL at the transaction checkpoint STEP
- *   sleep STEP SECONDS      pause there (to hold the lock)
+ *   hold STEP               stop at checkpoint STEP: create DIR/sim/held,
+ *                           then wait until the test creates DIR/sim/release
+ *                           and remove both (from "journal" on, pcpctl holds
+ *                           its lock meanwhile)
  *   foreign-write STEP NAME=VALUE
  *                           another writer sets vm.NAME at checkpoint STEP
  *   delay MICROSECONDS [SEED]
@@ -463,18 +466,34 @@ static void foreign_write(struct kernel *k, const char *step)
 		set_value(k, (enum pcp_sysctl)s, value, 0);
 }
 
+/*
+ * "hold STEP": a test waits for the marker, not for a time, however slow
+ * the machine; the bound only ends a hold that a dead test left behind.
+ */
+static void hold(struct kernel *k)
+{
+	char *held = tree_path(k, "/sim/held"), *release = tree_path(k, "/sim/release");
+	int fd;
+
+	if (held && release && (fd = open(held, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) >= 0) {
+		close(fd);
+		for (int i = 0; i < 10 * 60 * 100 && access(release, F_OK) != 0; i++)
+			usleep(10 * 1000);
+		unlink(release);
+		unlink(held);
+	}
+	free(held);
+	free(release);
+}
+
 static void sim_checkpoint(struct kernel *k, const char *step)
 {
-	char seconds[64];
-	long s;
-
 	random_delay(k);
 	if (fault(k, "crash", step, NULL, 0))
 		raise(SIGKILL);
 	foreign_write(k, step);
-	if (fault(k, "sleep", step, seconds, sizeof(seconds)) &&
-	    parse_long(seconds, 0, 3600, &s) == 0)
-		sleep((unsigned)s);
+	if (fault(k, "hold", step, NULL, 0))
+		hold(k);
 }
 
 static const struct kernel_ops sim_ops = {
