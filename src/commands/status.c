@@ -35,7 +35,7 @@ const char *patch_dir(void)
  */
 static void print_missing(enum pcp_sysctl s, int era)
 {
-	bool before_5_14 = era == ERA_FRACTION;
+	bool before_5_14 = era >= 0 && pcp_era_fraction_sets_batch(era);
 
 	if (s == SYSCTL_BATCH)
 		print_string(PRINT_FP, NULL, "not available: needs the kernel patch in %s/\n",
