@@ -469,7 +469,8 @@ static void unknown_command(const char *name)
 
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].name;
-	guess = suggest_name(name, names, ARRAY_SIZE(names));
+	/* Commands are lower case, so SHOW is show typed in capitals. */
+	guess = suggest_name_fold(name, names, ARRAY_SIZE(names));
 	if (guess)
 		pcp_error("unknown command \"%s\" (did you mean \"%s\"?); see pcpctl --help",
 			  name, guess);
@@ -493,7 +494,8 @@ static void unknown_option(const struct command *cmd, const char *bad)
 		other = any_option(NULL, bad[1]);
 	}
 	if (other) {
-		pcp_error("%s does not take --%s; see pcpctl --help", cmd->name, other->longName);
+		pcp_error("%s does not take --%s; see pcpctl %s --help", cmd->name, other->longName,
+			  cmd->name);
 		return;
 	}
 	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
@@ -501,9 +503,10 @@ static void unknown_option(const struct command *cmd, const char *bad)
 			names[n++] = o->longName;
 	guess = strncmp(bad, "--", 2) == 0 ? suggest_name(bad + 2, names, n) : NULL;
 	if (guess)
-		pcp_error("%s: unknown option (did you mean --%s?); see pcpctl --help", bad, guess);
+		pcp_error("%s: unknown option (did you mean --%s?); see pcpctl %s --help", bad, guess,
+			  cmd->name);
 	else
-		pcp_error("%s: unknown option; see pcpctl --help", bad);
+		pcp_error("%s: unknown option; see pcpctl %s --help", bad, cmd->name);
 }
 
 /* The entry of a command's option given as longname or shortname: its own table's, or common. */
@@ -628,8 +631,9 @@ int main(int argc, const char **argv)
 		if (status == POPT_ERROR_BADOPT)
 			unknown_option(cmd, poptBadOption(ctx, POPT_BADOPTION_NOALIAS));
 		else
-			pcp_error("%s: %s; see pcpctl --help",
-				  poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(status));
+			pcp_error("%s: %s; see pcpctl %s --help",
+				  poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(status),
+				  cmd->name);
 		goto out;
 	}
 	if (opt.help) {
@@ -653,7 +657,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	if (args && args[0] && !cmd->takes_command) {
-		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[0]);
+		pcp_error("unexpected argument \"%s\"; see pcpctl %s --help", args[0], cmd->name);
 		goto out;
 	}
 	if (opt.sysroot && !opt.sysroot[0]) {
