@@ -68,9 +68,11 @@ int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 			pcp_error("cannot write %s: %s", file, strerror(-err));
 			rc = EXIT_FAIL;
 		}
-	} else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-		pcp_error("cannot write the output: %s", strerror(errno));
-		rc = EXIT_FAIL;
+	} else {
+		/* A short write leaves stdout's error flag set for the flush to report. */
+		(void)fwrite(text, 1, len, stdout);
+		if (msg_flush_stdout())
+			rc = EXIT_FAIL;
 	}
 	free(text);
 	return rc;

@@ -641,12 +641,12 @@ int main(int argc, const char **argv)
 			command_usage(stdout, cmd);
 		else
 			usage(stdout);
-		rc = EXIT_OK;
+		rc = msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	if (opt.version) {
 		printf("pcpctl %s\n", PCPCTL_VERSION);
-		rc = EXIT_OK;
+		rc = msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	args = poptGetArgs(ctx);

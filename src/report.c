@@ -58,12 +58,7 @@ void new_json_obj(bool json)
 int delete_json_obj(void)
 {
 	end();
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return 0;
-	/* errno of the failed write, such as ENOSPC: "Input/output error" would hide it. */
-	pcp_error("cannot write the report to standard output: %s",
-		  strerror(errno ? errno : EIO));
-	return -EIO;
+	return msg_flush_stdout() ? -EIO : 0;
 }
 
 void new_json_line(FILE *out)

@@ -475,7 +475,10 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel, &shown) :
 				  print_pagesets(&zi, &f, &o->out, &sel, &shown);
 		if (rc) {
-			pcp_error("cannot print: %s", strerror(-rc));
+			if (rc == -ENOMEM)
+				pcp_error("out of memory");
+			else
+				msg_stdout_failed(-rc);
 			rc = EXIT_FAIL;
 		} else if (!shown) {
 			warn_empty(o);

@@ -112,8 +112,7 @@ int watch_run(const struct sysroot *root, const struct watch_opts *o,
 		else
 			watch_print_rows(stdout, prev, cur, o->per_cpu);
 		/* Each sample goes out whole, to a pipe or a file as well. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			pcp_error("cannot write the output: %s", strerror(errno));
+		if (msg_flush_stdout()) {
 			rc = EXIT_FAIL;
 			break;
 		}
