@@ -254,6 +254,9 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 			text[cell.n] = '\0';
 			if (cell.n && scols_line_set_data(ln, c, text))
 				rc = -ENOMEM;
+			else if (!cell.n && opts->format == OUT_RAW &&
+				 scols_line_set_data(ln, c, RAW_NONE))
+				rc = -ENOMEM;
 		}
 	}
 	if (!rc)
@@ -440,6 +443,8 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 				sink_str(s, tbl[sel->idx[c]].name);
 				sink_mem(s, "=\"", 2);
 			}
+			if (!pairs && !cell.n)
+				sink_str(s, RAW_NONE);
 			sink_mem(s, cell.s, cell.n);
 			if (pairs)
 				sink_char(s, '"');
