@@ -6,9 +6,11 @@
 #include "chart.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "atomicfile.h"
 #include "msg.h"
@@ -151,6 +153,12 @@ static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t 
 		if (fclose(mem) != 0 && !rc)
 			rc = -ENOMEM;
 	}
+	if (!rc && strcmp(o->output, "-") == 0) {
+		(void)fwrite(svg, 1, len, stdout);
+		free(svg);
+		free(labels);
+		return msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
+	}
 	if (!rc)
 		rc = atomic_write_file(o->output, svg, len);
 	free(svg);
@@ -162,6 +170,18 @@ static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t 
 	return EXIT_OK;
 }
 
+/*
+ * Whether a file name fits what plot writes: SVG, whatever the name, unless
+ * the name asks for another format (chart.png would be SVG under a PNG name).
+ */
+static bool svg_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	return !dot || dot == base || strcasecmp(dot, ".svg") == 0;
+}
+
 int cmd_plot(const struct plot_opts *o)
 {
 	struct sweep_input *in = NULL;
@@ -171,6 +191,12 @@ int cmd_plot(const struct plot_opts *o)
 
 	if (!o->output) {
 		pcp_error("plot writes a file: give it with -o, e.g. pcpctl plot a.json b.json -o chart.svg");
+		return EXIT_USAGE;
+	}
+	if (!svg_name(o->output)) {
+		pcp_error("-o %s: plot draws SVG only; name the file .svg (or - for standard "
+			  "output) and convert it, e.g. rsvg-convert chart.svg -o chart.png",
+			  o->output);
 		return EXIT_USAGE;
 	}
 	rc = sweepset_load("plot", 1, o->files, o->labels, &in, &nin);

@@ -61,6 +61,8 @@ int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 	k->ops->close(k);
 	if (rc)
 		return rc;
+	if (file && strcmp(file, "-") == 0)
+		file = NULL;
 	if (file) {
 		int err = atomic_write_file(file, text, len);
 

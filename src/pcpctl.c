@@ -326,7 +326,8 @@ static const struct command {
 	  NULL, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
-	  "[--label NAME]... [options] FILE.json FILE.json...",
+	  "[--label NAME]... [options] FILE.json FILE.json...\n"
+	  " (a FILE.json of - is standard input)",
 	  "     --label NAME     the column of the next file (default: its host and kernel,\n"
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
@@ -335,7 +336,7 @@ static const struct command {
 	{ "plot", run_plot, plot_options,
 	  "sweeps on one SVG chart, a line per file",
 	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
-	  " -o, --output FILE    the SVG chart to write (replaced atomically)\n"
+	  " -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	  "     --label NAME     the legend entry of the next file (default: its host\n"
 	  "                      and kernel, else its name); once per file or never\n",
 	  NULL, false, true, NULL },
@@ -343,6 +344,7 @@ static const struct command {
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
+	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
 	  NULL, false, false, NULL },
 };

@@ -276,7 +276,8 @@ int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why
 
 int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len)
 {
-	FILE *in = fopen(path, "re");
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *in = is_stdin ? stdin : fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
@@ -291,14 +292,16 @@ int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_
 			char *more;
 
 			if (cap > SWEEPFILE_MAX_BYTES) {
-				fclose(in);
+				if (!is_stdin)
+					fclose(in);
 				free(text);
 				return bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
 			}
 			cap = cap ? cap * 2 : 65536;
 			more = realloc(text, cap);
 			if (!more) {
-				fclose(in);
+				if (!is_stdin)
+					fclose(in);
 				free(text);
 				return -ENOMEM;
 			}
@@ -310,7 +313,8 @@ int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_
 			break;
 	}
 	rc = ferror(in) ? -EIO : 0;
-	fclose(in);
+	if (!is_stdin)
+		fclose(in);
 	if (!rc)
 		rc = sweepfile_parse(text, len, f, why, why_len);
 	free(text);

@@ -44,7 +44,7 @@ struct sweepfile {
  */
 int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why, size_t why_len);
 
-/* Read and parse a file; -errno when it cannot be read, else as above. */
+/* Read and parse a file ("-": standard input); -errno when it cannot be read, else as above. */
 int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len);
 
 void sweepfile_free(struct sweepfile *f);
