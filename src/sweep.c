@@ -203,7 +203,7 @@ static int usage_number(const char *opt, const char *text, long min, long max, l
 static int usage_seconds(const char *opt, const char *text, double min, double *v)
 {
 	if (parse_seconds(text, min, 86400, v)) {
-		pcp_error("%s \"%s\": give seconds, at least %g (e.g. 10 or 0.5)", opt, text, min);
+		pcp_error("%s \"%s\": give seconds from %g to 86400 (e.g. 10 or 0.5)", opt, text, min);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -252,6 +252,35 @@ static int parse_tasks(const char *text, long ncpus, struct plan *p)
 	}
 }
 
+/* What is wrong with a START:STOP:STEP or list sweep_parse_values refused. */
+static void values_usage(const char *opt, const char *values)
+{
+	long start, stop, step;
+	char end;
+
+	if (sscanf(values, "%ld:%ld:%ld%c", &start, &stop, &step, &end) == 3 && start >= 0 &&
+	    stop <= INT_MAX) {
+		if (step <= 0) {
+			pcp_error("%s \"%s\": STEP %ld: give a step of 1 or more", opt, values, step);
+			return;
+		}
+		if (stop < start) {
+			pcp_error("%s \"%s\": STOP %ld is below START %ld: give the smaller first, "
+				  "%ld:%ld:%ld", opt, values, stop, start, stop, start, step);
+			return;
+		}
+		if ((stop - start) / step >= SWEEP_MAX_POINTS) {
+			pcp_error("%s \"%s\": %ld values, more than a sweep's %d: give a larger "
+				  "STEP, such as %ld:%ld:%ld", opt, values, (stop - start) / step + 1,
+				  SWEEP_MAX_POINTS, start, stop,
+				  (stop - start + SWEEP_MAX_POINTS - 2) / (SWEEP_MAX_POINTS - 1));
+			return;
+		}
+	}
+	pcp_error("%s \"%s\": give START:STOP:STEP (e.g. 31:527:31) or a list (e.g. 31,63,310) "
+		  "of at most %d values from 0 to %d", opt, values, SWEEP_MAX_POINTS, INT_MAX);
+}
+
 static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
@@ -273,8 +302,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 	p->batch = o->batch;
 	rc = sweep_parse_values(values, &p->values, &p->n);
 	if (rc) {
-		pcp_error("%s \"%s\": give START:STOP:STEP (e.g. 31:527:31) or a list (e.g. 31,63,310) "
-			  "of at most %d values", opt, values, SWEEP_MAX_POINTS);
+		values_usage(opt, values);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
@@ -313,11 +341,14 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		size_t len = strlen(o->precision);
 		char buf[32];
 
-		if (len < 2 || len >= sizeof(buf) || o->precision[len - 1] != '%' ||
-		    (snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, o->precision),
+		/* A percentage with or without its sign: 2% and 2 are the same. */
+		if (len && o->precision[len - 1] == '%')
+			len--;
+		if (len < 1 || len >= sizeof(buf) ||
+		    (snprintf(buf, sizeof(buf), "%.*s", (int)len, o->precision),
 		     parse_seconds(buf, 0.01, 100, &p->precision))) {
 			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
-				  "(e.g. 2%%)", o->precision);
+				  "(e.g. 2%% or 2)", o->precision);
 			return EXIT_USAGE;
 		}
 		p->precision /= 100;
