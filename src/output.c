@@ -234,10 +234,14 @@ static int scols_json_versioned(FILE *out, struct libscols_table *tb)
 int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		     const struct out_opts *opts, const char *name, const struct rows *r)
 {
-	struct libscols_table *tb = columns_table(tbl, sel, opts, name);
+	struct libscols_table *tb;
 	const char *pos = r->buf;
 	int rc = 0;
 
+	/* libsmartcols opens an empty array on a line of its own; the stream prints []. */
+	if (opts->format == OUT_JSON && !r->nrows && !r->escape)
+		return print_rows_stream(out, tbl, sel, opts, name, r);
+	tb = columns_table(tbl, sel, opts, name);
 	if (!tb)
 		return -ENOMEM;
 	scols_table_set_stream(tb, out);
@@ -482,7 +486,11 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", PCPCTL_JSON_VERSION);
 	sink_str(s, head);
 	sink_str(s, name);
-	sink_str(s, r->nrows ? "\": [\n" : "\": [\n\n");
+	sink_str(s, r->nrows ? "\": [\n" : "\": []\n}\n");
+	if (!r->nrows) {
+		free(key);
+		return 0;
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		char *d = sink_room(s, row_max);
 

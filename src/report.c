@@ -38,7 +38,7 @@ static void begin(FILE *out, bool json, bool line)
 	rep.level[0].closed = false;
 	if (!json)
 		return;
-	fputs(line ? "{" : "{\n", out);
+	fputc('{', out);
 	print_long(PRINT_JSON, "version", "%ld", PCPCTL_JSON_VERSION);
 }
 
@@ -107,8 +107,8 @@ static bool json_member(enum output_type t, const char *key)
 	} else if (!key && rep.level[rep.depth].closed) {
 		fputc(',', rep.out);
 	} else {
-		if (rep.level[rep.depth].started)
-			fputs(",\n", rep.out);
+		/* The newline after an opening bracket waits for a member: empty is [] or {}. */
+		fputs(rep.level[rep.depth].started ? ",\n" : "\n", rep.out);
 		indent(rep.depth + 1);
 	}
 	rep.level[rep.depth].started = true;
@@ -130,8 +130,6 @@ static void open_container(const char *key, char bracket)
 	if (!json_member(PRINT_JSON, key))
 		return;
 	fputc(bracket, rep.out);
-	if (!rep.line)
-		fputc('\n', rep.out);
 	if (rep.depth + 1 < DEPTH_MAX) {
 		rep.depth++;
 		rep.level[rep.depth].started = false;
@@ -143,7 +141,7 @@ static void close_container(char bracket)
 {
 	if (!rep.json)
 		return;
-	if (!rep.line) {
+	if (!rep.line && rep.level[rep.depth].started) {
 		fputc('\n', rep.out);
 		indent(rep.depth);
 	}
