@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "journal.h"
 #include "kernel.h"
 #include "msg.h"
 #include "openmetrics.h"
@@ -28,7 +29,8 @@ static int render(struct kernel *k, bool per_cpu, char **text, size_t *len)
 		return EXIT_FAIL;
 	}
 	mem = open_memstream(text, len);
-	rc = mem ? openmetrics_write(mem, &zi, have, value, per_cpu) : -ENOMEM;
+	rc = mem ? openmetrics_write(mem, &zi, have, value, per_cpu, journal_exists(k->root)) :
+		   -ENOMEM;
 	if (mem && fclose(mem) != 0 && !rc)
 		rc = -ENOMEM;
 	zoneinfo_free(&zi);
