@@ -29,6 +29,12 @@ struct sweepfile {
 	char *parameter;	/* "batch" or "fraction" */
 	char *workload;
 	char *host, *kernel;	/* NULL when the file does not say */
+	/* What older files may lack: NULL, 0, or pinned false. */
+	char *unit;		/* of hmean and the samples, such as "ops/s" */
+	long runs;		/* runs per point */
+	double duration;	/* seconds a run of page_fault1 measures */
+	bool pinned;		/* the setting not swept was held at pin */
+	long pin;
 	struct sweepfile_point *points;
 	size_t npoints;
 };
