@@ -33,9 +33,9 @@ _pcpctl()
 
 	local -a show_cols=(NODE ZONE CPU COUNT HIGH BATCH HIGH_MIN HIGH_MAX)
 	local -a summary_cols=(NODE ZONE CPUS PAGES MAXCOUNT MIB BATCH HIGH FREE_PCT MANAGED
-		BATCH_MIN BATCH_MAX HIGH_MIN HIGH_MAX)
+		BATCH_MIN BATCH_MAX HIGH_LO HIGH_HI)
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
-	local commands='show status set reset rollback sweep compare plot export'
+	local commands='show status set reset rollback sweep compare plot export help'
 	# Options that take an argument, as they can be spelt in a separate word.
 	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
@@ -131,11 +131,25 @@ _pcpctl()
 		opts=(-o --output --label)
 		;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
-		--workload-log --with-batch --with-fraction --precision --max-duration) ;;
+		--workload-log --with-batch --with-fraction --precision --max-duration --dry-run) ;;
 	export)
 		# Prometheus text only: no --json.
 		common=(--sysroot -h --help -V --version)
 		opts=(-o --output --per-cpu)
+		;;
+	help)
+		# The help of pcpctl or of one command: printed text, no --json.
+		common=(--sysroot -h --help -V --version)
+		opts=()
+		if [[ $cur != -* ]]; then
+			local n=0
+			for ((i = 1; i < cword; i++)); do
+				[[ ${words[i]} != -* ]] && n=$((n + 1))
+			done
+			# "help" itself is the one word so far: one command to name
+			((n == 1)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+			return
+		fi
 		;;
 	'')
 		if [[ $cur != -* ]]; then

@@ -115,6 +115,7 @@ static struct poptOption sweep_options[] = {
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
 	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
 	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
+	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -208,6 +209,7 @@ static void sweep_setup(void)
 static int run_sweep(const struct sysroot *root, char *const *args)
 {
 	opt.sweep.json = opt.json;
+	opt.sweep.dry_run = opt.dry_run;
 	opt.sweep.command = args;
 	return cmd_sweep(root, &opt.sweep);
 }
@@ -230,6 +232,8 @@ static int run_plot(const struct sysroot *root, char *const *args)
 	opt.plot.files = args;
 	return cmd_plot(&opt.plot);
 }
+
+static int run_help(const struct sysroot *root, char *const *args);
 
 static const struct command {
 	const char *name;
@@ -321,6 +325,8 @@ static const struct command {
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
 	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
+	  "     --dry-run        print the plan and its time, make every check a sweep\n"
+	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
 	  NULL, true, true, sweep_setup },
@@ -347,6 +353,11 @@ static const struct command {
 	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
 	  NULL, false, false, NULL },
+	{ "help", run_help, no_options,
+	  "print pcpctl's help, or COMMAND's (as COMMAND --help)",
+	  "[COMMAND]",
+	  "",
+	  NULL, false, true, NULL },
 };
 
 static const char common_help[] =
@@ -372,7 +383,7 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, " %-20s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nCommon options:\n"
-	      " -J, --json           JSON output (every command)\n", out);
+	      " -J, --json           JSON output (all commands but export, plot and help)\n", out);
 	fputs(common_help, out);
 	fputs("\nRun 'pcpctl COMMAND --help' for the options of a command.\n", out);
 	fputs(exit_help, out);
@@ -384,7 +395,9 @@ static void command_usage(FILE *out, const struct command *cmd)
 	fprintf(out, "%c%s.\n", toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
 	if (cmd->needs_root)
 		fputs("Run it as root: it writes the vm sysctls.\n", out);
-	fprintf(out, "\nOptions:\n%s\nCommon options:\n%s", cmd->options_help, common_help);
+	if (*cmd->options_help)
+		fprintf(out, "\nOptions:\n%s", cmd->options_help);
+	fprintf(out, "\nCommon options:\n%s", common_help);
 	if (cmd->more_help)
 		cmd->more_help(out);
 	fputs(exit_help, out);
@@ -478,6 +491,31 @@ static void unknown_command(const char *name)
 			  name, guess);
 	else
 		pcp_error("unknown command \"%s\"; see pcpctl --help", name);
+}
+
+/* pcpctl help [COMMAND]: the help --help prints, on stdout, exit 0. */
+static int run_help(const struct sysroot *root, char *const *args)
+{
+	const struct command *cmd = args && args[0] ? command_named(args[0]) : NULL;
+
+	(void)root;
+	if (opt.json) {
+		pcp_error("help does not take --json: it prints the help text");
+		return EXIT_USAGE;
+	}
+	if (args && args[0] && args[1]) {
+		pcp_error("unexpected argument \"%s\"; help takes one command", args[1]);
+		return EXIT_USAGE;
+	}
+	if (args && args[0] && !cmd) {
+		unknown_command(args[0]);
+		return EXIT_USAGE;
+	}
+	if (cmd)
+		command_usage(stdout, cmd);
+	else
+		usage(stdout);
+	return EXIT_OK;
 }
 
 /* An option popt did not find among cmd's: another command's, or a typo. */

@@ -281,7 +281,7 @@ static void test_json_lines(void **state)
 	assert_int_equal(lines(first), 1);
 	assert_int_equal(lines(later), 1);
 	assert_int_equal(lines(per_cpu), 1);
-	assert_non_null(strstr(first, "{\"version\":1,\"time\":\"2025-12-01T04:31:02.123Z\",\"seconds\":null,"
+	assert_non_null(strstr(first, "{\"version\":2,\"time\":\"2025-12-01T04:31:02.123Z\",\"seconds\":null,"
 				      "\"pgfree_per_s\":null,\"pgalloc_per_s\":{\"DMA\":null,"
 				      "\"DMA32\":null,\"Normal\":null},\"zones\":[{\"node\":0,"));
 	assert_non_null(strstr(first, "{\"node\":1,\"zone\":\"Normal\",\"cpus\":4,\"pages\":4374,"
@@ -292,8 +292,8 @@ static void test_json_lines(void **state)
 				      "\"pages_change\":-100,"));
 	assert_non_null(strstr(later, "{\"node\":0,\"zone\":\"DMA\",\"cpus\":4,\"pages\":0,"
 				      "\"pages_change\":0,\"fill_mean_pct\":null,\"fill_max_pct\":null,"
-				      "\"batch\":1,\"batch_min\":1,\"batch_max\":1,\"high\":0,\"high_min\":0,"
-				      "\"high_max\":0}"));
+				      "\"batch\":1,\"batch_min\":1,\"batch_max\":1,\"high\":0,\"high_lo\":0,"
+				      "\"high_hi\":0}"));
 	assert_non_null(strstr(per_cpu, "{\"node\":1,\"zone\":\"Normal\",\"cpu\":3,\"count\":383,"
 					"\"count_change\":-100,\"fill_pct\":9.7,\"high\":3933,"
 					"\"batch\":63}]}\n"));

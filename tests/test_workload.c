@@ -7,15 +7,18 @@
  * zombie.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -343,6 +346,44 @@ static void test_ext_stop(void **state)
 	stop = 0;
 }
 
+/* What a sweep checks before it writes: the regex and the COMMAND as execvp finds it. */
+static void test_ext_check(void **state)
+{
+	char why[128] = "";
+	char dir[] = "/tmp/pcpctl-extcheck-XXXXXX";
+	char file[64], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	int fd;
+
+	(void)state;
+	assert_int_equal(ext_check_regex("result: ([0-9.]+)", why, sizeof(why)), 0);
+	assert_int_equal(ext_check_regex("([", why, sizeof(why)), -EINVAL);
+	assert_true(why[0] != '\0');
+	assert_int_equal(ext_check_command("sh"), 0);
+	assert_int_equal(ext_check_command("/bin/sh"), 0);
+	assert_int_equal(ext_check_command("/nonexistent/bench"), -ENOENT);
+	assert_int_equal(ext_check_command("pcpctl-no-such-workload"), -ENOENT);
+	assert_int_equal(ext_check_command("/tmp"), -EISDIR);
+	assert_int_equal(ext_check_command(""), -ENOENT);
+	/* found on $PATH but not executable: execvp's EACCES */
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/bench", dir);
+	fd = open(file, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ext_check_command(file), -EACCES);
+	setenv("PATH", dir, 1);
+	assert_int_equal(ext_check_command("bench"), -EACCES);
+	chmod(file, 0755);
+	assert_int_equal(ext_check_command("bench"), 0);
+	if (old)
+		setenv("PATH", old, 1);
+	else
+		unsetenv("PATH");
+	free(old);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_ext_io),
 		cmocka_unit_test(test_ext_straggler),
 		cmocka_unit_test(test_ext_stop),
+		cmocka_unit_test(test_ext_check),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -30,14 +30,14 @@ for line in open(textfile, encoding="utf-8"):
         got[(m[1], labels)] = float(m[3])
 
 want = {}
-zones = run("show", "--summary", "--json", "-o", "NODE,ZONE,CPUS,PAGES,BATCH_MAX,HIGH_MAX")["zones"]
+zones = run("show", "--summary", "--json", "-o", "NODE,ZONE,CPUS,PAGES,BATCH_MAX,HIGH_HI")["zones"]
 pagesets = run("show", "--json")["pagesets"]
 for z in zones:
     lab = (("node", str(z["node"])), ("zone", z["zone"]))
     want[("pcpctl_pcp_pages", lab)] = z["pages"]
     want[("pcpctl_pcp_cpus", lab)] = z["cpus"]
     want[("pcpctl_pcp_batch", lab)] = z["batch_max"]
-    want[("pcpctl_pcp_high", lab)] = z["high_max"]
+    want[("pcpctl_pcp_high", lab)] = z["high_hi"]
     for field in ("high_min", "high_max"):
         values = [p[field] for p in pagesets
                   if (p["node"], p["zone"]) == (z["node"], z["zone"]) and p[field] is not None]

@@ -19,6 +19,7 @@ struct sweep_opts {
 	const char *with_batch, *with_fraction;	/* the other setting, pinned */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
+	bool dry_run;			/* the plan and every check, no write */
 	/* opened before privileges were dropped; NULL with the reason in lockprof_why */
 	struct lockprof *lockprof;
 	const char *lockprof_why;

@@ -149,7 +149,7 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	gmtime_r(&cur->wall.tv_sec, &tm);
 	n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + n, sizeof(when) - n, ".%03ldZ", cur->wall.tv_nsec / 1000000);
-	new_json_line(out);
+	new_json_line(out, PCPCTL_JSON_VERSION_ZONES);
 	print_string(PRINT_JSON, "time", "%s", when);
 	json_real("seconds", prev != NULL, prev ? watch_elapsed(prev, cur) : 0, "%.3f");
 	json_real("pgfree_per_s", have_free, free_s, "%.1f");
@@ -183,8 +183,8 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		print_long(PRINT_JSON, "batch_min", "%ld", z->batch_min);
 		print_long(PRINT_JSON, "batch_max", "%ld", z->batch_max);
 		print_long_or_null("high", "%ld", z->high_lo == z->high_hi, z->high_lo);
-		print_long(PRINT_JSON, "high_min", "%ld", z->high_lo);
-		print_long(PRINT_JSON, "high_max", "%ld", z->high_hi);
+		print_long(PRINT_JSON, "high_lo", "%ld", z->high_lo);
+		print_long(PRINT_JSON, "high_hi", "%ld", z->high_hi);
 		close_json_object();
 	}
 	close_json_array();

@@ -2,6 +2,7 @@
 #include "columns.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,8 +17,17 @@ static int lookup(const struct coldesc *tbl, size_t ntbl, const char *name, size
 	return -1;
 }
 
+static bool selected(const struct colsel *sel, size_t i)
+{
+	for (size_t c = 0; c < sel->n; c++)
+		if (sel->idx[c] == i)
+			return true;
+	return false;
+}
+
+/* once: a +LIST column the defaults already have is not printed twice */
 static int add_list(const struct coldesc *tbl, size_t ntbl, const char *list,
-		    struct colsel *sel, const char **bad)
+		    struct colsel *sel, const char **bad, bool once)
 {
 	const char *p = list;
 
@@ -28,6 +38,12 @@ static int add_list(const struct coldesc *tbl, size_t ntbl, const char *list,
 		if (i < 0) {
 			*bad = p;
 			return -EINVAL;
+		}
+		if (once && selected(sel, (size_t)i)) {
+			if (!p[len])
+				return 0;
+			p += len + 1;
+			continue;
 		}
 		size_t *idx = realloc(sel->idx, (sel->n + 1) * sizeof(*idx));
 		if (!idx)
@@ -57,9 +73,10 @@ int colsel_make(const struct coldesc *tbl, size_t ntbl, const char *defaults,
 		return 0;
 	}
 	if (!opts->columns || opts->columns[0] == '+')
-		rc = add_list(tbl, ntbl, defaults, sel, bad);
+		rc = add_list(tbl, ntbl, defaults, sel, bad, false);
 	if (!rc && opts->columns)
-		rc = add_list(tbl, ntbl, opts->columns + (opts->columns[0] == '+'), sel, bad);
+		rc = add_list(tbl, ntbl, opts->columns + (opts->columns[0] == '+'), sel, bad,
+			      opts->columns[0] == '+');
 	if (rc)
 		colsel_free(sel);
 	return rc;

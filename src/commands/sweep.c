@@ -124,7 +124,7 @@ struct verdict {
 };
 
 /* The verdict among the points with this many tasks. */
-static struct verdict judge(const struct point *pts, size_t n, long tasks)
+static struct verdict judge(const struct point *pts, size_t n, long tasks, bool command)
 {
 	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
 	struct welch w;
@@ -152,7 +152,9 @@ static struct verdict judge(const struct point *pts, size_t n, long tasks)
 		v.significant = w.t > 0 && w.p < WELCH_ALPHA;
 		break;
 	case -EINVAL:
-		v.why = "a point has fewer than 2 samples; use a longer --duration or more --runs";
+		/* a COMMAND gives a sample per run, whatever --duration says */
+		v.why = command ? "a point has fewer than 2 samples; use more --runs" :
+				  "a point has fewer than 2 samples; use a longer --duration or more --runs";
 		break;
 	default:
 		v.why = "the samples have no spread to test";
@@ -283,6 +285,42 @@ static void values_usage(const char *opt, const char *values)
 		  "of at most %d values from 0 to %d", opt, values, SWEEP_MAX_POINTS, INT_MAX);
 }
 
+/* What opening path to write would find, without creating or truncating it. */
+static int check_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
+	int rc;
+
+	if (slash && !dir) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = access(path, F_OK) == 0 ? access(path, W_OK) : access(dir ? dir : ".", W_OK | X_OK);
+	if (rc < 0)
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+	free(dir);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/* A regex or COMMAND that cannot work is a usage error found before any write. */
+static int check_command(const struct sweep_opts *o)
+{
+	char why[128];
+	int rc;
+
+	if (o->metric && ext_check_regex(o->metric, why, sizeof(why))) {
+		pcp_error("--metric \"%s\": not a regular expression: %s", o->metric, why);
+		return EXIT_USAGE;
+	}
+	if (o->command && (rc = ext_check_command(o->command[0]))) {
+		pcp_error("the workload \"%s\" cannot be run: %s%s", o->command[0], strerror(-rc),
+			  strchr(o->command[0], '/') ? "" : " (looked up in $PATH)");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
@@ -301,6 +339,8 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--metric reads an external workload's output: give its command after --");
 		return EXIT_USAGE;
 	}
+	if ((rc = check_command(o)))
+		return rc;
 	p->batch = o->batch;
 	rc = sweep_parse_values(values, &p->values, &p->n);
 	if (rc) {
@@ -375,7 +415,14 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--workload-log keeps an external workload's output: give its command after --");
 		return EXIT_USAGE;
 	}
-	if (o->workload_log) {
+	if (o->dry_run && o->json) {
+		pcp_error("--dry-run prints the plan as text: leave out --json");
+		return EXIT_USAGE;
+	}
+	if (o->workload_log && o->dry_run) {
+		if ((rc = check_writable(o->workload_log)))
+			return rc;
+	} else if (o->workload_log) {
 		p->log_fd = open(o->workload_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (p->log_fd < 0) {
 			p->log_fd = STDERR_FILENO;
@@ -913,6 +960,69 @@ static int write_plot(const struct sweep_opts *o, const struct plan *p, const st
 	return rc;
 }
 
+/* "2 h 5 min", "3 min 20 s", "45 s" */
+static const char *duration_words(double s, char *buf, size_t len)
+{
+	long t = lround(s);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld h %ld min", t / 3600, t % 3600 / 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ld min %ld s", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%g s", s < 1 ? s : (double)t);
+	return buf;
+}
+
+/* sweep --dry-run: what the sweep would measure and how long it would take. */
+static void print_plan(const struct sweep_opts *o, const struct plan *p)
+{
+	size_t points = p->n * p->ntasks;
+	char lo[40], hi[40];
+
+	printf("dry run: sweep of %s over %zu value%s x %zu task count%s x %ld run%s = %zu point%s",
+	       p->batch ? "batch" : "fraction", p->n, p->n == 1 ? "" : "s", p->ntasks,
+	       p->ntasks == 1 ? "" : "s", p->runs, p->runs == 1 ? "" : "s", points,
+	       points == 1 ? "" : "s");
+	if (p->pinned)
+		printf(", %s pinned at %ld", p->batch ? "fraction" : "batch", p->pin);
+	printf("\nvalues: ");
+	for (size_t i = 0; i < p->n; i++)
+		printf("%s%ld", i ? "," : "", p->values[i]);
+	printf("\n%s: ", o->command ? "PCPCTL_TASKS" : "tasks");
+	for (size_t i = 0; i < p->ntasks; i++)
+		printf("%s%ld", i ? "," : "", p->tasks[i]);
+	fputs("\nworkload: ", stdout);
+	if (o->command)
+		print_command(stdout, o->command);
+	else
+		fputs("page_fault1", stdout);
+	if (!o->command) {
+		double each = (double)p->runs * (p->warmup + p->duration);
+
+		if (p->precision)
+			printf("\ntime: %s to %s (per run %g s warm-up, then %g to %g s until +-%g%%)",
+			       duration_words((double)points * each, lo, sizeof(lo)),
+			       duration_words((double)points * (double)p->runs *
+					      (p->warmup + p->max_duration), hi, sizeof(hi)),
+			       p->warmup, p->duration, p->max_duration, 100 * p->precision);
+		else
+			printf("\ntime: about %s (per run %g s warm-up and %g s measured)",
+			       duration_words((double)points * each, lo, sizeof(lo)), p->warmup,
+			       p->duration);
+	} else {
+		long runs = (p->precision && p->runs < 2 ? 2 : p->runs) + (p->warmup > 0);
+
+		printf("\ntime: %zu runs of the COMMAND%s, %s", points * (size_t)runs,
+		       p->precision ? " at least" : "",
+		       p->warmup > 0 ? "a warm-up run per point included" : "no warm-up run");
+		if (p->precision)
+			printf("; more until +-%g%% or %s of runs per point", 100 * p->precision,
+			       duration_words(p->max_duration, hi, sizeof(hi)));
+	}
+	printf("\nnothing written: the checks a sweep makes before its first write passed\n");
+}
+
 /* The largest pcp high of any CPU in any zone, -1 when zoneinfo has none. */
 static long largest_high(const struct zoneinfo *zi)
 {
@@ -982,6 +1092,14 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	else if (lockprof_callers_why(o->lockprof))
 		pcp_warn("zone lock contention is not put down to the pcp refill or drain "
 			 "(null REFILL%% or DRAIN%%): %s", lockprof_callers_why(o->lockprof));
+	if (o->dry_run) {
+		/* every value (with the pin) as the kernel would take it, still writing nothing */
+		for (size_t v = 1; v < p.n && !rc; v++)
+			rc = apply_point(k, root, &p, p.values[v], true, NULL);
+		if (!rc)
+			print_plan(o, &p);
+		goto out;
+	}
 	catch_signals();
 	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
@@ -1032,7 +1150,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	while (measured < npts && pts[measured].measured)
 		measured++;
 	for (size_t t = 0; t < p.ntasks; t++)
-		verdicts[t] = judge(pts, measured, p.tasks[t]);
+		verdicts[t] = judge(pts, measured, p.tasks[t], o->command);
 	if (print_result(o, &p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)

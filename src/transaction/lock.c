@@ -36,7 +36,12 @@ static int run_dir(const struct sysroot *root)
 		pcp_error("cannot create %s: %s", run, strerror(errno));
 		goto out;
 	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	/*
+	 * Searchable by all (its files are private): so a user without
+	 * privilege can tell that no journal is left, and needs none to hear
+	 * "nothing to roll back", or to be warned of one that is.
+	 */
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		rc = -errno;
 		pcp_error("cannot create %s: %s", dir, strerror(errno));
 		goto out;
@@ -48,6 +53,10 @@ static int run_dir(const struct sysroot *root)
 		rc = -EPERM;
 		pcp_error("refusing to use %s: not a directory owned by uid %u and writable only by it; remove it",
 			  dir, (unsigned)geteuid());
+	} else if ((st.st_mode & 0755) != 0755 && chmod(dir, 0755) < 0) {
+		/* an older pcpctl made it 0700 */
+		rc = -errno;
+		pcp_error("cannot make %s searchable: %s", dir, strerror(errno));
 	}
 out:
 	free(run);

@@ -22,16 +22,24 @@ enum output_type {
 };
 
 /*
- * The top-level "version" of every JSON document pcpctl prints: raised when
- * a key is removed or changes its meaning, not when one is added.
+ * The top-level "version" of a JSON document, that of its schema: raised
+ * when a key of that document is removed or changes its meaning, not when
+ * one is added.  Each document has its own, so that a reader of one (the
+ * Ansible module reads set's) is not refused for a change in another.
  */
 #define PCPCTL_JSON_VERSION 1
+/*
+ * show --summary's and show --interval's zones: 2 since their smallest and
+ * largest high are high_lo and high_hi, and high_min and high_max are no
+ * longer keys of theirs (they are the kernel's auto-tuning limits in show).
+ */
+#define PCPCTL_JSON_VERSION_ZONES 2
 
 /* Start a report on stdout, JSON or text; end it (and flush): 0 or -EIO. */
 void new_json_obj(bool json);
 int delete_json_obj(void);
 /* One JSON document on one line of out; ended without a flush, which is the caller's. */
-void new_json_line(FILE *out);
+void new_json_line(FILE *out, long version);
 void end_json_line(void);
 bool is_json_context(void);
 

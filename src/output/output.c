@@ -209,7 +209,7 @@ int rows_end(struct rows *r)
  * document of pcpctl starts with its "version" member, so the table is
  * printed to memory and the member put in after the opening brace.
  */
-static int scols_json_versioned(FILE *out, struct libscols_table *tb)
+static int scols_json_versioned(FILE *out, struct libscols_table *tb, int version)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -225,7 +225,7 @@ static int scols_json_versioned(FILE *out, struct libscols_table *tb)
 		rc = -ENOMEM;
 	if (!rc && strncmp(text, "{\n", 2) != 0)
 		rc = -EIO;
-	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", PCPCTL_JSON_VERSION, text + 2) < 0)
+	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", version, text + 2) < 0)
 		rc = -EIO;
 	free(text);
 	return rc;
@@ -264,8 +264,9 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 		}
 	}
 	if (!rc)
-		rc = opts->format == OUT_JSON ? scols_json_versioned(out, tb) :
-						 scols_print_table(tb) ? -EIO : 0;
+		rc = opts->format != OUT_JSON ? (scols_print_table(tb) ? -EIO : 0) :
+		     scols_json_versioned(out, tb, opts->json_version ? opts->json_version :
+							    PCPCTL_JSON_VERSION);
 	scols_unref_table(tb);
 	return rc;
 }
@@ -458,7 +459,7 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 }
 
 static int stream_json(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
-		       const char *name, const struct rows *r)
+		       int version, const char *name, const struct rows *r)
 {
 	/* Each column's indented, lowercased key, made once; padded for fixed-size copies. */
 	struct {
@@ -483,7 +484,7 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 		/* Key, a cell or null, two quotes, comma and newline. */
 		row_max += key[c].n + ROWS_CELL_MAX + 4;
 	}
-	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", PCPCTL_JSON_VERSION);
+	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", version);
 	sink_str(s, head);
 	sink_str(s, name);
 	sink_str(s, r->nrows ? "\": [\n" : "\": []\n}\n");
@@ -547,7 +548,8 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 	s->err = 0;
 	switch (opts->format) {
 	case OUT_JSON:
-		rc = stream_json(s, tbl, sel, name, r);
+		rc = stream_json(s, tbl, sel,
+				 opts->json_version ? opts->json_version : PCPCTL_JSON_VERSION, name, r);
 		break;
 	case OUT_RAW:
 	case OUT_PAIRS:

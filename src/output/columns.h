@@ -34,6 +34,7 @@ struct out_opts {
 	bool noheadings;
 	const char *columns;	/* -o LIST, or "+LIST" to add to the defaults */
 	bool all_columns;
+	int json_version;	/* the document's "version"; 0: PCPCTL_JSON_VERSION */
 };
 
 struct colsel {

@@ -28,7 +28,7 @@ static void indent(int levels)
 		fputs("   ", rep.out);
 }
 
-static void begin(FILE *out, bool json, bool line)
+static void begin(FILE *out, bool json, bool line, long version)
 {
 	rep.out = out;
 	rep.json = json;
@@ -39,7 +39,7 @@ static void begin(FILE *out, bool json, bool line)
 	if (!json)
 		return;
 	fputc('{', out);
-	print_long(PRINT_JSON, "version", "%ld", PCPCTL_JSON_VERSION);
+	print_long(PRINT_JSON, "version", "%ld", version);
 }
 
 /* Close the document's object; the caller flushes. */
@@ -52,7 +52,7 @@ static void end(void)
 
 void new_json_obj(bool json)
 {
-	begin(stdout, json, false);
+	begin(stdout, json, false, PCPCTL_JSON_VERSION);
 }
 
 int delete_json_obj(void)
@@ -61,9 +61,9 @@ int delete_json_obj(void)
 	return msg_flush_stdout() ? -EIO : 0;
 }
 
-void new_json_line(FILE *out)
+void new_json_line(FILE *out, long version)
 {
-	begin(out, true, true);
+	begin(out, true, true, version);
 }
 
 void end_json_line(void)

@@ -115,4 +115,15 @@ int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 	    volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status);
 
+/*
+ * What ext_run() would refuse, found before a sweep writes anything.
+ * ext_check_regex: 0 when regex compiles as ext_run() compiles it, else
+ *   -EINVAL with regerror()'s words in why.
+ * ext_check_command: 0 when execvp() would find name as an executable
+ *   file (a name with a '/' as it is, else through $PATH as execvp reads
+ *   it), else -ENOENT, -EACCES (found, not executable) or -EISDIR.
+ */
+int ext_check_regex(const char *regex, char *why, size_t len);
+int ext_check_command(const char *name);
+
 #endif /* PCPCTL_WORKLOAD_H */

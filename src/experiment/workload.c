@@ -16,11 +16,13 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -705,4 +707,63 @@ done:
 	close_fd(&wlog[0]);
 	close_fd(&wlog[1]);
 	return rc;
+}
+
+int ext_check_regex(const char *regex, char *why, size_t len)
+{
+	regex_t re;
+	int rc = regcomp(&re, regex, REG_EXTENDED);
+
+	if (rc == 0) {
+		regfree(&re);
+		return 0;
+	}
+	regerror(rc, &re, why, len);
+	return -EINVAL;
+}
+
+/* -ENOENT, -EACCES or -EISDIR for what is not a file exec would run. */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+		return -EACCES;
+	return 0;
+}
+
+int ext_check_command(const char *name)
+{
+	const char *path, *dir;
+	int found = -ENOENT;
+
+	if (!name || !*name)
+		return -ENOENT;
+	if (strchr(name, '/'))
+		return executable(name);
+	/* execvp's search: $PATH, or its default when unset; "" is the cwd */
+	path = getenv("PATH");
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (dir = path;; dir += strcspn(dir, ":") + 1) {
+		size_t dlen = strcspn(dir, ":");
+		char *full;
+		int rc;
+
+		if (asprintf(&full, "%.*s%s%s", (int)dlen, dir, dlen ? "/" : "", name) < 0)
+			return -ENOMEM;
+		rc = executable(full);
+		free(full);
+		if (rc == 0)
+			return 0;
+		/* as execvp: a file found but not executable is the error to give */
+		if (rc != -ENOENT)
+			found = rc;
+		if (!dir[dlen])
+			return found;
+	}
 }

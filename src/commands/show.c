@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
+#include "report.h"
 #include "suggest.h"
 #include "sysroot.h"
 #include "watch.h"
@@ -41,7 +42,7 @@ static const struct coldesc pageset_columns[] = {
 
 enum {
 	SUM_NODE, SUM_ZONE, SUM_CPUS, SUM_PAGES, SUM_MAXCOUNT, SUM_MIB, SUM_BATCH, SUM_HIGH,
-	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_MIN, SUM_HIGH_MAX,
+	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_LO, SUM_HIGH_HI,
 };
 
 static const struct coldesc summary_columns[] = {
@@ -60,8 +61,11 @@ static const struct coldesc summary_columns[] = {
 	[SUM_MANAGED] = { "MANAGED", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
 	[SUM_BATCH_MIN] = { "BATCH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
 	[SUM_BATCH_MAX] = { "BATCH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
-	[SUM_HIGH_MIN] = { "HIGH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest high" },
-	[SUM_HIGH_MAX] = { "HIGH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest high" },
+	/* not HIGH_MIN/HIGH_MAX: those are the kernel's auto-tuning limits in show */
+	[SUM_HIGH_LO] = { "HIGH_LO", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			  "smallest high of the zone's CPUs" },
+	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			  "largest high of the zone's CPUs" },
 };
 
 
@@ -271,9 +275,9 @@ static int summary_cell(struct rows *r, size_t what, bool json, const struct zi_
 		return rows_add_int(r, s->batch_min);
 	case SUM_BATCH_MAX:
 		return rows_add_int(r, s->batch_max);
-	case SUM_HIGH_MIN:
+	case SUM_HIGH_LO:
 		return rows_add_int(r, s->high_lo);
-	case SUM_HIGH_MAX:
+	case SUM_HIGH_HI:
 		return rows_add_int(r, s->high_hi);
 	}
 	return rows_add_empty(r);
@@ -307,8 +311,12 @@ static int print_summary(const struct kernel *k, const struct zoneinfo *zi,
 			rc = rows_end(&r);
 	}
 	*shown = r.nrows;
-	if (!rc)
-		rc = print_rows(summary_columns, sel, out, "zones", &r);
+	if (!rc) {
+		struct out_opts zones = *out;
+
+		zones.json_version = PCPCTL_JSON_VERSION_ZONES;
+		rc = print_rows(summary_columns, sel, &zones, "zones", &r);
+	}
 	rows_free(&r);
 	return rc;
 }
@@ -449,7 +457,7 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 
 	/*
 	 * JSON always carries high_min/high_max (null where the kernel lacks
-	 * them), for --summary the _min/_max of batch and high (numbers where
+	 * them), for --summary batch_min/_max and high_lo/_hi (numbers where
 	 * the text prints a range), and free_pct (null where MemFree is
 	 * unknown, under --sysroot) so scripts see one schema (the files in schema/);
 	 * MemFree is known only live.
@@ -458,7 +466,7 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
 	bool free_pct = live || o->out.format == OUT_JSON;
 	const char *summary = o->out.format == OUT_JSON ?
-		"NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,BATCH_MIN,BATCH_MAX,HIGH,HIGH_MIN,HIGH_MAX,FREE_PCT" :
+		"NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,BATCH_MIN,BATCH_MAX,HIGH,HIGH_LO,HIGH_HI,FREE_PCT" :
 		free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
 			   "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH";
 	const char *defaults = o->summary ? summary :
