@@ -948,7 +948,9 @@ static int write_plot(const struct sweep_opts *o, const struct plan *p, const st
 	for (size_t i = 0; i < n; i++)
 		fp[i] = (struct sweepfile_point){
 			.tasks = pts[i].tasks, .value = pts[i].value, .hmean = pts[i].st.hmean,
-			.min = pts[i].st.min, .max = pts[i].st.max, .has_lock = pts[i].has_lock,
+			/* 1 / (1 / x) of one sample may round past x: the bar holds the mean. */
+			.min = fmin(pts[i].st.min, pts[i].st.hmean),
+			.max = fmax(pts[i].st.max, pts[i].st.hmean), .has_lock = pts[i].has_lock,
 			.lock_pct = pts[i].has_lock ? pts[i].lock.lock_pct : 0,
 			.samples = pts[i].samples, .nsamples = pts[i].nsamples,
 		};
