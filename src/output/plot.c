@@ -440,20 +440,15 @@ static void write_axes(FILE *out, const struct frame *fr, const struct xscale *a
 static void write_name(FILE *out, const char *label, const char *xlabel)
 {
 	const char *paren = strstr(xlabel, " (");
+	char *name = paren ? strndup(xlabel, (size_t)(paren - xlabel)) : NULL;
 
 	if (label) {
 		xml_text(out, label);
 		fputs(", ", out);
 	}
-	if (!paren) {
-		xml_text(out, xlabel);
-		return;
-	}
-	for (const char *c = xlabel; c < paren; c++) {
-		char one[2] = { *c, '\0' };
-
-		xml_text(out, one);
-	}
+	/* Without memory for the short name, the whole one does. */
+	xml_text(out, name ? name : xlabel);
+	free(name);
 }
 
 static void write_point(FILE *out, const struct xscale *ax, const struct axis *ay,
