@@ -259,10 +259,16 @@ static int parse_tasks(const char *text, long ncpus, struct plan *p)
 /* What is wrong with a START:STOP:STEP or list sweep_parse_values refused. */
 static void values_usage(const char *opt, const char *values)
 {
-	long start, stop, step;
-	char end;
+	long start, stop = 0, step = 0;
+	char *end;
 
-	if (sscanf(values, "%ld:%ld:%ld%c", &start, &stop, &step, &end) == 3 && start >= 0 &&
+	errno = 0;
+	start = strtol(values, &end, 10);
+	if (*end == ':')
+		stop = strtol(end + 1, &end, 10);
+	if (*end == ':')
+		step = strtol(end + 1, &end, 10);
+	if (!errno && !*end && strchr(values, ':') != strrchr(values, ':') && start >= 0 &&
 	    stop <= INT_MAX) {
 		if (step <= 0) {
 			pcp_error("%s \"%s\": STEP %ld: give a step of 1 or more", opt, values, step);
