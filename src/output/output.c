@@ -225,6 +225,14 @@ static int scols_json_versioned(FILE *out, struct libscols_table *tb, int versio
 		rc = -ENOMEM;
 	if (!rc && strncmp(text, "{\n", 2) != 0)
 		rc = -EIO;
+	/* An empty array is [], as the stream and the reports print it, not "[" and "]" lines. */
+	if (!rc && strchr(text, '[')) {
+		char *open = strchr(text, '['), *close = open + 1;
+
+		close += strspn(close, " \n");
+		if (*close == ']')
+			memmove(open + 1, close, strlen(close) + 1);
+	}
 	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", version, text + 2) < 0)
 		rc = -EIO;
 	free(text);
@@ -238,9 +246,6 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 	const char *pos = r->buf;
 	int rc = 0;
 
-	/* libsmartcols opens an empty array on a line of its own; the stream prints []. */
-	if (opts->format == OUT_JSON && !r->nrows && !r->escape)
-		return print_rows_stream(out, tbl, sel, opts, name, r);
 	tb = columns_table(tbl, sel, opts, name);
 	if (!tb)
 		return -ENOMEM;
@@ -253,13 +258,11 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 		for (size_t c = 0; c < r->ncols && !rc; c++) {
 			struct cell cell = next_cell(&pos);
 			char text[ROWS_CELL_MAX + 1];
+			const char *data = cell.n ? text : opts->format == OUT_RAW ? RAW_NONE : NULL;
 
 			memcpy(text, cell.s, cell.n);
 			text[cell.n] = '\0';
-			if (cell.n && scols_line_set_data(ln, c, text))
-				rc = -ENOMEM;
-			else if (!cell.n && opts->format == OUT_RAW &&
-				 scols_line_set_data(ln, c, RAW_NONE))
+			if (data && scols_line_set_data(ln, c, data))
 				rc = -ENOMEM;
 		}
 	}

@@ -587,7 +587,8 @@ static double write_panel(FILE *out, double at, const struct plot_panel *pa, boo
 	ay = (struct axis){ .px0 = fr.bottom, .px1 = fr.top };
 	for (size_t i = 0; i < nseries; i++)
 		npts += pa->series[i].n;
-	xs = malloc(npts * sizeof(*xs));
+	/* check_chart gave every panel a point */
+	xs = malloc((npts ? npts : 1) * sizeof(*xs));
 	if (!xs)
 		return -ENOMEM;
 	npts = 0;
