@@ -515,7 +515,7 @@ static int run_help(const struct sysroot *root, char *const *args)
 		command_usage(stdout, cmd);
 	else
 		usage(stdout);
-	return EXIT_OK;
+	return msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
 /* An option popt did not find among cmd's: another command's, or a typo. */
