@@ -58,6 +58,26 @@ static void test_prefix(void **state)
 	sysroot_free(sr);
 }
 
+/* The command a message tells the admin to run: with the --sysroot it was given. */
+static void test_command(void **state)
+{
+	struct sysroot *sr;
+
+	(void)state;
+	sr = sysroot_open(NULL);
+	assert_string_equal(sysroot_command(sr, "rollback"), "pcpctl rollback");
+	sysroot_free(sr);
+	sr = sysroot_open("/srv/tree-1/");
+	assert_string_equal(sysroot_command(sr, "rollback --discard"),
+			    "pcpctl --sysroot /srv/tree-1 rollback --discard");
+	sysroot_free(sr);
+	/* a path a shell would split, or expand, in double quotes */
+	sr = sysroot_open("/srv/my tree/$x\"");
+	assert_string_equal(sysroot_command(sr, "rollback"),
+			    "pcpctl --sysroot \"/srv/my tree/\\$x\\\"\" rollback");
+	sysroot_free(sr);
+}
+
 static void test_files(void **state)
 {
 	struct sysroot *sr = sysroot_open(tree);
@@ -110,6 +130,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_files),
 	};
 	int rc;

@@ -59,7 +59,7 @@ int change_exit(const struct sysroot *root, enum change_status st)
 		return EXIT_FAIL;
 	case CHANGE_NO_BATCH:
 		pcp_error("this kernel has no vm.percpu_pagelist_batch: apply pcpctl's kernel patch "
-			  "from " PCPCTL_PATCHDIR "/ or change only --fraction");
+			  "from %s/ or change only --fraction", patch_dir());
 		return EXIT_NOIFACE;
 	case CHANGE_NO_FRACTION:
 		pcp_error("this kernel has neither vm.percpu_pagelist_high_fraction nor "
@@ -86,6 +86,20 @@ static void print_range(const char *label, int lo, int hi)
 	print_long(PRINT_FP, NULL, " %ld", lo);
 	if (lo != hi)
 		print_long(PRINT_FP, NULL, "-%ld", hi);
+}
+
+/*
+ * Whether a rolled-back change had moved s, and to what (*to): the undo
+ * reads each value before it writes the old one back, into "to".
+ */
+static bool undone(const struct change_result *r, int s, long *to)
+{
+	for (size_t i = 0; r->rolled_back && i < r->nundone; i++)
+		if ((int)r->writes[i].sysctl == s && r->writes[i].to != r->writes[i].from) {
+			*to = r->writes[i].to;
+			return true;
+		}
+	return false;
 }
 
 /*
@@ -194,6 +208,7 @@ static void print_report(const struct change_result *r, const struct change_requ
 	static const struct persist_report none;
 	bool dry_run = req && req->dry_run;
 	bool foreign;
+	long to;
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
@@ -207,6 +222,10 @@ static void print_report(const struct change_result *r, const struct change_requ
 			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
 			print_long(PRINT_FP, NULL, " -> %ld", r->after[s]);
 			print_string(PRINT_FP, NULL, "%s\n", dry_run ? " (dry run: not written)" : "");
+		} else if (undone(r, s, &to)) {
+			/* written and put back: not "unchanged" */
+			print_long(PRINT_FP, NULL, "%ld", r->before[s]);
+			print_long(PRINT_FP, NULL, " (restored: the change to %ld was undone)\n", to);
 		} else {
 			print_long(PRINT_FP, NULL, "%ld (unchanged)\n", r->before[s]);
 		}
@@ -238,8 +257,8 @@ static void print_report(const struct change_result *r, const struct change_requ
 	print_zones(r);
 	foreign = print_foreign(r);
 	if (rc == EXIT_ROLLBACK)
-		puts("failed, and so did the rollback: the values above are in force now; fix the "
-		     "cause, then run 'pcpctl rollback'");
+		printf("failed, and so did the rollback: the values above are in force now; fix the "
+		       "cause, then run '%s'\n", sysroot_command(root, "rollback"));
 	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
@@ -451,11 +470,19 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 	} else if (rc == EXIT_OK && !r.rolled_back)
 		puts("nothing to roll back: no interrupted change was recorded");
 	else if (rc == EXIT_OK || rc == EXIT_FOREIGN) {
-		for (size_t i = 0; i < r.nwrites; i++)
-			if (!r.foreign[r.writes[i].sysctl])
-				printf("restored vm.%s = %ld (was %ld)\n",
-				       sysctl_name(r.writes[i].sysctl), r.writes[i].from,
-				       r.writes[i].to);
+		for (size_t i = 0; i < r.nwrites; i++) {
+			const struct planned_write *w = &r.writes[i];
+
+			if (r.foreign[w->sysctl])
+				continue;
+			/* a change killed before this write left it as it was */
+			if (r.before[w->sysctl] == w->from)
+				printf("vm.%s = %ld, as before: the change had not written it\n",
+				       sysctl_name(w->sysctl), w->from);
+			else
+				printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(w->sysctl),
+				       w->from, r.before[w->sysctl]);
+		}
 		print_foreign(&r);
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));

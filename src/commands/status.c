@@ -5,19 +5,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kernel.h"
 #include "msg.h"
+#include "pcprules.h"
 #include "report.h"
 #include "sysctld.h"
 #include "sysroot.h"
 
-/* Why a sysctl can be missing, for the human-readable status. */
-static const char *const missing_reason[NSYSCTLS] = {
-	[SYSCTL_BATCH] = "not available: needs the kernel patch in " PCPCTL_PATCHDIR "/",
-	[SYSCTL_HIGH_FRACTION] = "not available: added in Linux 5.14",
-	[SYSCTL_FRACTION] = "not available: removed in Linux 5.14",
-};
+#ifndef PCPCTL_SOURCE_PATCHDIR
+#define PCPCTL_SOURCE_PATCHDIR ""
+#endif
+
+const char *patch_dir(void)
+{
+	static const char source[] = PCPCTL_SOURCE_PATCHDIR;
+	struct stat st;
+
+	/* stat("") fails: a build without the source's folder names the installed one */
+	if (stat(PCPCTL_PATCHDIR, &st) == 0 || stat(source, &st) < 0)
+		return PCPCTL_PATCHDIR;
+	return source;
+}
+
+/*
+ * Why a sysctl is missing, for the human-readable status: what the release
+ * says this kernel should have (era; -1 when the release says nothing).
+ */
+static void print_missing(enum pcp_sysctl s, int era)
+{
+	bool before_5_14 = era == ERA_FRACTION;
+
+	if (s == SYSCTL_BATCH)
+		print_string(PRINT_FP, NULL, "not available: needs the kernel patch in %s/\n",
+			     patch_dir());
+	else if (era < 0)
+		print_string(PRINT_FP, NULL, "%s\n", s == SYSCTL_HIGH_FRACTION ?
+			     "not available: added in Linux 5.14" :
+			     "not available: removed in Linux 5.14");
+	else if ((s == SYSCTL_HIGH_FRACTION) != before_5_14)
+		/* the file is gone where the release says it should be */
+		print_string(PRINT_FP, NULL, "missing, though kernels %s have it\n",
+			     before_5_14 ? "before 5.14" : "from 5.14 on");
+	else
+		print_string(PRINT_FP, NULL, "not available: %s in Linux 5.14\n",
+			     s == SYSCTL_HIGH_FRACTION ? "added" : "removed");
+}
 
 void print_settings(const char *key, const bool *have, const long *value)
 {
@@ -68,12 +102,15 @@ static void print_boot(const struct sysctld_key *k, const char *name, bool have)
 {
 	const struct sysctld_line *w = k->winner >= 0 ? &k->lines[k->winner] : NULL;
 
-	print_string(PRINT_FP, NULL, "%-35s ", "  at boot:");
 	if (!k->n || !k->lines) {
 		print_null(PRINT_JSON, name, "%s", NULL);
-		print_string(PRINT_FP, NULL, "%s\n", "not set in sysctl.d (the kernel's default)");
+		/* a sysctl this kernel lacks has no default either: nothing to say */
+		if (have)
+			print_string(PRINT_FP, NULL, "%-35s not set in sysctl.d (the kernel's default)\n",
+				     "  at boot:");
 		return;
 	}
+	print_string(PRINT_FP, NULL, "%-35s ", "  at boot:");
 	open_json_object(name);
 	print_string_or_null("value", w ? w->value : NULL);
 	print_string_or_null("file", w ? w->file : NULL);
@@ -106,6 +143,8 @@ int cmd_status(const struct sysroot *root, bool json)
 	struct kernel *k = kernel_open(root);
 	long value[NSYSCTLS];
 	bool have[NSYSCTLS];
+	enum pcp_era era;
+	bool known;
 	char *release;
 	int rc = EXIT_OK;
 
@@ -134,10 +173,11 @@ int cmd_status(const struct sysroot *root, bool json)
 	print_sysctl_label(NULL);
 	print_string(PRINT_ANY, "kernel", "%s\n", release);
 	print_settings("settings", have, value);
+	known = pcp_era_of_release(release, &era) == 0;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		print_sysctl_label(sysctl_name(s));
 		if (!have[s])
-			print_string(PRINT_FP, NULL, "%s\n", missing_reason[s]);
+			print_missing(s, known ? (int)era : -1);
 		else
 			print_long(PRINT_FP, NULL, value[s] ? "%ld\n" : "%ld (kernel default)\n",
 				   value[s]);

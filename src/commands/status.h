@@ -10,6 +10,12 @@ struct sysroot;
 int cmd_status(const struct sysroot *root, bool json);
 
 /*
+ * Where the batch patch is, for the messages that send an admin there: the
+ * installed folder, or where that is absent (a build tree) the source's.
+ */
+const char *patch_dir(void);
+
+/*
  * What status, set, reset and rollback report alike: the pcp sysctls as a
  * JSON object under key, each value or null (JSON only); and the label
  * "vm.NAME:" (or "kernel:" for NULL) a text line starts with.

@@ -982,11 +982,17 @@ static const char *duration_words(double s, char *buf, size_t len)
 	return buf;
 }
 
+/* The seconds pf1_run() measures for a duration: whole intervals, one at least. */
+static double pf1_measured(double duration)
+{
+	return fmax(1, round(duration / PF1_DEFAULT_INTERVAL_S)) * PF1_DEFAULT_INTERVAL_S;
+}
+
 /* sweep --dry-run: what the sweep would measure and how long it would take. */
 static void print_plan(const struct sweep_opts *o, const struct plan *p)
 {
 	size_t points = p->n * p->ntasks;
-	char lo[40], hi[40];
+	char hi[40];
 
 	printf("dry run: sweep of %s over %zu value%s x %zu task count%s x %ld run%s = %zu point%s",
 	       p->batch ? "batch" : "fraction", p->n, p->n == 1 ? "" : "s", p->ntasks,
@@ -1006,18 +1012,21 @@ static void print_plan(const struct sweep_opts *o, const struct plan *p)
 	else
 		fputs("page_fault1", stdout);
 	if (!o->command) {
-		double each = (double)p->runs * (p->warmup + p->duration);
+		/* page_fault1 measures whole sampling intervals, one at least */
+		double least = pf1_measured(p->duration), most = pf1_measured(p->max_duration);
+		double each = (double)p->runs * (p->warmup + least);
+		char lo[40];
 
 		if (p->precision)
 			printf("\ntime: %s to %s (per run %g s warm-up, then %g to %g s until +-%g%%)",
 			       duration_words((double)points * each, lo, sizeof(lo)),
 			       duration_words((double)points * (double)p->runs *
-					      (p->warmup + p->max_duration), hi, sizeof(hi)),
-			       p->warmup, p->duration, p->max_duration, 100 * p->precision);
+					      (p->warmup + most), hi, sizeof(hi)),
+			       p->warmup, least, most, 100 * p->precision);
 		else
 			printf("\ntime: about %s (per run %g s warm-up and %g s measured)",
 			       duration_words((double)points * each, lo, sizeof(lo)), p->warmup,
-			       p->duration);
+			       least);
 	} else {
 		long runs = (p->precision && p->runs < 2 ? 2 : p->runs) + (p->warmup > 0);
 

@@ -70,6 +70,32 @@ const char *sysroot_name(const struct sysroot *sr, const char *path)
 	return name;
 }
 
+const char *sysroot_command(const struct sysroot *sr, const char *args)
+{
+	static char cmds[2][PATH_MAX + 64];
+	static unsigned next;
+	char *cmd = cmds[next++ % 2];
+	const char *p = sr->prefix;
+	size_t n;
+
+	if (!*p) {
+		snprintf(cmd, PATH_MAX + 64, "pcpctl %s", args);
+		return cmd;
+	}
+	if (!p[strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+,:@%-")]) {
+		snprintf(cmd, PATH_MAX + 64, "pcpctl --sysroot %s %s", p, args);
+		return cmd;
+	}
+	n = (size_t)snprintf(cmd, PATH_MAX + 64, "pcpctl --sysroot \"");
+	for (; *p && n + 2 < PATH_MAX; p++) {
+		if (strchr("\"\\$`", *p))
+			cmd[n++] = '\\';
+		cmd[n++] = *p;
+	}
+	snprintf(cmd + n, PATH_MAX + 64 - n, "\" %s", args);
+	return cmd;
+}
+
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode)
 {
 	char *full = sysroot_path(sr, path);

@@ -49,6 +49,12 @@ char *sysroot_path(const struct sysroot *sr, const char *path);
  * buffers, valid until a few more calls.
  */
 const char *sysroot_name(const struct sysroot *sr, const char *path);
+/*
+ * A pcpctl command line for a message, as the admin would type it for this
+ * root: "pcpctl ARGS", or "pcpctl --sysroot DIR ARGS" (DIR in double quotes
+ * when a shell would split it).  Static buffers, as sysroot_name's.
+ */
+const char *sysroot_command(const struct sysroot *sr, const char *args);
 
 /* open(2) of path under the root with O_NOFOLLOW and O_CLOEXEC: an fd or a negative errno. */
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);

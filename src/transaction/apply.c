@@ -420,7 +420,8 @@ static enum change_status roll_back(struct kernel *k, enum pcp_era era,
 	}
 	if (failed) {
 		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
-			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
+			  "'%s'", sysroot_name(k->root, PATH_JOURNAL),
+			  sysroot_command(k->root, "rollback"));
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own ? journal_remove_at(own) : 0;
@@ -695,6 +696,7 @@ static enum change_status undo(struct txn *t)
 	st = roll_back(t->k, t->era, res, t->done, &t->old, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
+	res->nundone = t->done;
 	return st;
 }
 
@@ -832,6 +834,9 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	for (int s = 0; s < NSYSCTLS; s++)
 		if (want.targeted[s] && (st = write_access(k, s)))
 			return st;
+	/* as --persist-only does: a file that cannot be written stops the change before it starts */
+	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(k->root)))
+		return st;
 	if (!req->in_session) {
 		if (journal_files_init(k->root, &files))
 			return CHANGE_FAILED;
@@ -870,8 +875,10 @@ static enum change_status rollback_journal(struct kernel *k, struct journal *j, 
 	if (rc == -ENOENT)
 		return CHANGE_DONE;
 	if (rc == -EBADMSG)
-		pcp_error("refusing %s: %s; nothing was changed. Inspect it, set the values "
-			  "by hand, then remove it", sysroot_name(k->root, PATH_JOURNAL), why);
+		pcp_error("refusing %s: %s; nothing was changed. Set the values by hand, then "
+			  "run '%s', which removes it and prints what it held",
+			  sysroot_name(k->root, PATH_JOURNAL), why,
+			  sysroot_command(k->root, "rollback --discard"));
 	else if (rc)
 		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
 	if (rc)
@@ -889,8 +896,9 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
 			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Once the settings are right, 'pcpctl rollback --discard' removes it",
-				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]));
+				  "kernel? Once the settings are right, '%s' removes it",
+				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]),
+				  sysroot_command(k->root, "rollback --discard"));
 			return CHANGE_NO_SYSCTL;
 		}
 		/* A journal without what was written (a sweep's) compares with the value now. */
@@ -944,7 +952,8 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	st = roll_back(k, era, res, j.n, &old, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
 		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
-			 "set the values by hand and run 'pcpctl rollback --discard'");
+			 "set the values by hand and run '%s'",
+			 sysroot_command(k->root, "rollback --discard"));
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
@@ -1070,7 +1079,8 @@ enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 				 sysroot_name(k->root, PATH_JOURNAL), strerror(-err));
 	} else {
 		pcp_error("could not restore the settings from before; %s keeps them: run "
-			  "'pcpctl rollback'", sysroot_name(k->root, PATH_JOURNAL));
+			  "'%s'", sysroot_name(k->root, PATH_JOURNAL),
+			  sysroot_command(k->root, "rollback"));
 		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);

@@ -72,6 +72,8 @@ struct change_result {
 	long before[NSYSCTLS], after[NSYSCTLS];
 	struct planned_write writes[NSYSCTLS];
 	size_t nwrites;
+	/* With rolled_back: the writes[] that may have happened before it (and were undone). */
+	size_t nundone;
 	bool changed, verified, rolled_back, persisted;
 	/* With persist: the settings the sysctl.d file is to hold, once read. */
 	bool persist_planned;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "kernel.h"
 #include "lock.h"
 #include "msg.h"
 #include "numparse.h"
@@ -444,12 +445,37 @@ void journal_say_leftover(const struct sysroot *root, bool refuse)
 {
 	char msg[PATH_MAX + 128];
 
-	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s; run 'pcpctl rollback' "
-		 "first, to restore the settings it recorded", sysroot_name(root, PATH_JOURNAL));
+	snprintf(msg, sizeof(msg), "an interrupted pcpctl change left %s; run '%s' "
+		 "first, to restore the settings it recorded", sysroot_name(root, PATH_JOURNAL),
+		 sysroot_command(root, "rollback"));
 	if (refuse)
 		pcp_error("%s", msg);
 	else
 		pcp_warn("%s", msg);
+}
+
+/*
+ * Whether rollback would apply the journal rather than refuse it (why says
+ * why not): it is intact and records only sysctls this kernel has.  One
+ * this user may not read is taken as applicable: rollback will tell.
+ */
+static bool journal_applicable(const struct sysroot *root, char *why, size_t whylen)
+{
+	struct journal j;
+	int rc = journal_read(root, &j, why, whylen);
+
+	if (rc == -EBADMSG)
+		return false;
+	for (size_t i = 0; rc == 0 && i < j.n; i++) {
+		char file[64];
+
+		if (sysroot_probe(root, sysctl_file(j.sysctl[i], file, sizeof(file))) == 0) {
+			snprintf(why, whylen, "it records vm.%s, which this kernel lacks",
+				 sysctl_name(j.sysctl[i]));
+			return false;
+		}
+	}
+	return true;
 }
 
 /*
@@ -484,8 +510,14 @@ void journal_warn_leftover(const struct sysroot *root)
 			note_stale(path, note, "the next pcpctl change");
 	} else if (journal_exists(root)) {
 		/* Not gone since the first look, as it is when a change has just finished. */
-		pcp_warn("an interrupted pcpctl change left %s (no pcpctl is running it); run "
-			 "'pcpctl rollback' to restore the settings it recorded", path);
+		if (journal_applicable(root, note, sizeof(note)))
+			pcp_warn("an interrupted pcpctl change left %s (no pcpctl is running it); "
+				 "run '%s' to restore the settings it recorded", path,
+				 sysroot_command(root, "rollback"));
+		else
+			pcp_warn("an interrupted pcpctl change left %s, which cannot be rolled back: "
+				 "%s; set the values by hand, then run '%s'", path, note,
+				 sysroot_command(root, "rollback --discard"));
 	}
 	if (fd >= 0)
 		close(fd);
