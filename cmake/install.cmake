@@ -3,20 +3,29 @@
 # The .deb is built from debian/ (dpkg-buildpackage), not here.
 # Included from the top-level CMakeLists.txt after include(GNUInstallDirs).
 
-# The man page, compressed as Debian ships man pages.
+# The man pages, compressed as Debian ships man pages: pcpctl(8), the
+# reference, and pcpctl-transaction(7), how a change is made.
 find_program(GZIP_EXECUTABLE gzip)
+set(PCPCTL_MAN_PAGES pcpctl.8 pcpctl-transaction.7)
+set(PCPCTL_MAN_GZ "")
+foreach(page IN LISTS PCPCTL_MAN_PAGES)
+  string(REGEX REPLACE ".*\\.([0-9])$" "man\\1" section ${page})
+  if(GZIP_EXECUTABLE)
+    add_custom_command(
+      OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${page}.gz
+      COMMAND ${GZIP_EXECUTABLE} -9n -c ${PROJECT_SOURCE_DIR}/man/${page}
+              > ${CMAKE_CURRENT_BINARY_DIR}/${page}.gz
+      DEPENDS ${PROJECT_SOURCE_DIR}/man/${page}
+      COMMENT "Compressing the man page ${page}")
+    list(APPEND PCPCTL_MAN_GZ ${CMAKE_CURRENT_BINARY_DIR}/${page}.gz)
+    install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${page}.gz
+            DESTINATION ${CMAKE_INSTALL_MANDIR}/${section})
+  else()
+    install(FILES man/${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/${section})
+  endif()
+endforeach()
 if(GZIP_EXECUTABLE)
-  add_custom_command(
-    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/pcpctl.8.gz
-    COMMAND ${GZIP_EXECUTABLE} -9n -c ${PROJECT_SOURCE_DIR}/man/pcpctl.8
-            > ${CMAKE_CURRENT_BINARY_DIR}/pcpctl.8.gz
-    DEPENDS ${PROJECT_SOURCE_DIR}/man/pcpctl.8
-    COMMENT "Compressing the man page")
-  add_custom_target(manpage ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/pcpctl.8.gz)
-  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pcpctl.8.gz
-          DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
-else()
-  install(FILES man/pcpctl.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
+  add_custom_target(manpage ALL DEPENDS ${PCPCTL_MAN_GZ})
 endif()
 
 # bash-completion loads completions on demand from its completionsdir.  Ask

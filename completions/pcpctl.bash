@@ -39,8 +39,9 @@ _pcpctl()
 	# Options that take an argument, as they can be spelt in a separate word.
 	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
-	# Find the command, whether -s/--summary was given, and "--" (sweep's COMMAND).
-	local cmd='' summary='' i w skip=''
+	# Find the command, whether -s/--summary or --interval was given, and "--"
+	# (sweep's COMMAND).
+	local cmd='' summary='' interval='' i w skip=''
 	for ((i = 1; i < cword; i++)); do
 		w=${words[i]}
 		if [[ $skip ]]; then
@@ -50,6 +51,10 @@ _pcpctl()
 		case $w in
 		--) break ;;
 		--summary) summary=1 ;;
+		--interval | --interval=*)
+			interval=1
+			[[ $w == --interval ]] && skip=1
+			;;
 		--*=*) ;;
 		$with_arg) skip=1 ;;
 		--*) ;;
@@ -106,8 +111,15 @@ _pcpctl()
 	local -a common=(-J --json --sysroot -h --help -V --version)
 	local -a opts
 	case $cmd in
-	show) opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
-		--cpu -s --summary --per-cpu --interval --count) ;;
+	show)
+		if [[ $interval ]]; then
+			# --interval prints fixed columns as a table or JSON.
+			opts=(-n --noheadings --node --zone --cpu -s --summary --per-cpu --count)
+		else
+			opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node
+				--zone --cpu -s --summary --per-cpu --interval --count)
+		fi
+		;;
 	status) opts=() ;;
 	rollback) opts=(--discard) ;;
 	set) opts=(--batch --fraction --dry-run --persist --persist-only) ;;

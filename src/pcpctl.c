@@ -332,7 +332,8 @@ static const struct command {
 	  NULL, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
-	  "[--label NAME]... [options] FILE.json FILE.json...",
+	  "[--label NAME]... [options] FILE.json FILE.json...\n"
+	  " (a FILE.json of - is standard input)",
 	  "     --label NAME     the column of the next file (default: its host and kernel,\n"
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
@@ -341,7 +342,7 @@ static const struct command {
 	{ "plot", run_plot, plot_options,
 	  "sweeps on one SVG chart, a line per file",
 	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
-	  " -o, --output FILE    the SVG chart to write (replaced atomically)\n"
+	  " -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	  "     --label NAME     the legend entry of the next file (default: its host\n"
 	  "                      and kernel, else its name); once per file or never\n",
 	  NULL, false, true, NULL },
@@ -349,6 +350,7 @@ static const struct command {
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
+	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
 	  NULL, false, false, NULL },
 	{ "help", run_help, no_options,
@@ -443,7 +445,8 @@ static void unknown_command(const char *name)
 
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].name;
-	guess = suggest_name(name, names, ARRAY_SIZE(names));
+	/* Commands are lower case, so SHOW is show typed in capitals. */
+	guess = suggest_name_fold(name, names, ARRAY_SIZE(names));
 	if (guess)
 		pcp_error("unknown command \"%s\" (did you mean \"%s\"?); see pcpctl --help",
 			  name, guess);
@@ -473,7 +476,7 @@ static int run_help(const struct sysroot *root, char *const *args)
 		command_usage(stdout, cmd);
 	else
 		usage(stdout);
-	return EXIT_OK;
+	return msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 }
 
 /* An option popt did not find among cmd's: another command's, or a typo. */
@@ -492,7 +495,8 @@ static void unknown_option(const struct command *cmd, const char *bad)
 		other = any_option(NULL, bad[1]);
 	}
 	if (other) {
-		pcp_error("%s does not take --%s; see pcpctl --help", cmd->name, other->longName);
+		pcp_error("%s does not take --%s; see pcpctl %s --help", cmd->name, other->longName,
+			  cmd->name);
 		return;
 	}
 	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
@@ -500,9 +504,10 @@ static void unknown_option(const struct command *cmd, const char *bad)
 			names[n++] = o->longName;
 	guess = strncmp(bad, "--", 2) == 0 ? suggest_name(bad + 2, names, n) : NULL;
 	if (guess)
-		pcp_error("%s: unknown option (did you mean --%s?); see pcpctl --help", bad, guess);
+		pcp_error("%s: unknown option (did you mean --%s?); see pcpctl %s --help", bad, guess,
+			  cmd->name);
 	else
-		pcp_error("%s: unknown option; see pcpctl --help", bad);
+		pcp_error("%s: unknown option; see pcpctl %s --help", bad, cmd->name);
 }
 
 /* The entry of a command's option given as longname or shortname: its own table's, or common. */
@@ -681,8 +686,9 @@ int main(int argc, const char **argv)
 		if (status == POPT_ERROR_BADOPT)
 			unknown_option(cmd, poptBadOption(ctx, POPT_BADOPTION_NOALIAS));
 		else
-			pcp_error("%s: %s; see pcpctl --help",
-				  poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(status));
+			pcp_error("%s: %s; see pcpctl %s --help",
+				  poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(status),
+				  cmd->name);
 		goto out;
 	}
 	if (opt.help) {
@@ -690,12 +696,12 @@ int main(int argc, const char **argv)
 			command_usage(stdout, cmd);
 		else
 			usage(stdout);
-		rc = EXIT_OK;
+		rc = msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	if (opt.version) {
 		printf("pcpctl %s\n", PCPCTL_VERSION);
-		rc = EXIT_OK;
+		rc = msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
 	args = poptGetArgs(ctx);
@@ -705,7 +711,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	if (args && args[0] && !cmd->takes_command) {
-		pcp_error("unexpected argument \"%s\"; see pcpctl --help", args[0]);
+		pcp_error("unexpected argument \"%s\"; see pcpctl %s --help", args[0], cmd->name);
 		goto out;
 	}
 	if (opt.sysroot && !opt.sysroot[0]) {

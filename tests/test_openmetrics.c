@@ -26,7 +26,7 @@ static char *render(const char *fixture, const bool have[NSYSCTLS], const long v
 
 	assert_non_null(out);
 	parse_fixture(fixture, &zi);
-	assert_int_equal(openmetrics_write(out, &zi, have, value, per_cpu), 0);
+	assert_int_equal(openmetrics_write(out, &zi, have, value, per_cpu, 0), 0);
 	assert_int_equal(fclose(out), 0);
 	zoneinfo_free(&zi);
 	return text;
@@ -153,6 +153,34 @@ static void test_per_cpu_series(void **state)
 	free(text);
 }
 
+static void test_journal(void **state)
+{
+	const bool have[NSYSCTLS] = { 0 };
+	const long value[NSYSCTLS] = { 0 };
+	struct zoneinfo zi;
+
+	(void)state;
+	parse_fixture("debian-6.1-1cpu.zoneinfo", &zi);
+	for (int journal = -1; journal <= 1; journal++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		assert_non_null(out);
+		assert_int_equal(openmetrics_write(out, &zi, have, value, false, journal), 0);
+		assert_int_equal(fclose(out), 0);
+		if (journal < 0) {
+			assert_null(strstr(text, "pcpctl_journal_present"));
+		} else {
+			assert_non_null(strstr(text, "\n# TYPE pcpctl_journal_present gauge\n"));
+			assert_non_null(strstr(text, journal ? "\npcpctl_journal_present 1\n# EOF\n" :
+						       "\npcpctl_journal_present 0\n# EOF\n"));
+		}
+		free(text);
+	}
+	zoneinfo_free(&zi);
+}
+
 static void test_write_error(void **state)
 {
 	const bool have[NSYSCTLS] = { 0 };
@@ -164,7 +192,7 @@ static void test_write_error(void **state)
 	assert_non_null(full);
 	setvbuf(full, NULL, _IONBF, 0);
 	parse_fixture("debian-6.1-1cpu.zoneinfo", &zi);
-	assert_int_equal(openmetrics_write(full, &zi, have, value, true), -EIO);
+	assert_int_equal(openmetrics_write(full, &zi, have, value, true, 1), -EIO);
 	fclose(full);
 	zoneinfo_free(&zi);
 }
@@ -173,6 +201,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zone_gauges_6_12),
+		cmocka_unit_test(test_journal),
 		cmocka_unit_test(test_high_min_max_6_18),
 		cmocka_unit_test(test_per_cpu_series),
 		cmocka_unit_test(test_write_error),

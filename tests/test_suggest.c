@@ -60,11 +60,35 @@ static void test_suggest(void **state)
 	assert_string_equal(suggest_name("--rw", options, ARRAY_SIZE(options)), "--raw");
 }
 
+static void test_suggest_fold(void **state)
+{
+	static const char *const commands[] = { "show", "status", "set", "reset" };
+	static const char *const zones[] = { "DMA", "DMA32", "Normal", "HighMem", "Movable" };
+	static const char *const columns[] = { "HIGH", "HIGH_MIN", "BATCH", "COUNT" };
+
+	(void)state;
+	assert_string_equal(suggest_name_fold("SHOW", commands, ARRAY_SIZE(commands)), "show");
+	assert_string_equal(suggest_name_fold("Stauts", commands, ARRAY_SIZE(commands)), "status");
+	assert_string_equal(suggest_name_fold("Norml", zones, ARRAY_SIZE(zones)), "Normal");
+	assert_string_equal(suggest_name_fold("highmen", zones, ARRAY_SIZE(zones)), "HighMem");
+	assert_string_equal(suggest_name_fold("HGIH", columns, ARRAY_SIZE(columns)), "HIGH");
+	assert_string_equal(suggest_name_fold("count", columns, ARRAY_SIZE(columns)), "COUNT");
+	/* DMA3 is one edit from DMA and from DMA32: no guess. */
+	assert_null(suggest_name_fold("DMA3", zones, ARRAY_SIZE(zones)));
+	assert_null(suggest_name_fold("frobnicate", commands, ARRAY_SIZE(commands)));
+	/* Longer than any name: no guess, no overflow. */
+	assert_null(suggest_name_fold("a-very-long-typo-a-very-long-typo-a-very-long-typo-a-very-long-typo-x",
+				      commands, ARRAY_SIZE(commands)));
+	/* The case-sensitive suggestion stays as it was. */
+	assert_null(suggest_name("SHOW", commands, ARRAY_SIZE(commands)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_edit),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_suggest_fold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,10 +237,15 @@ static void test_rates(void **state)
 	assert_int_equal(watch_zone_counter("Device"), -1);
 }
 
-/* What a writer printed, for the two samples of two_samples() with vmstat. */
-static char *print_two(bool json, bool per_cpu, bool first)
+/*
+ * What a writer printed, for the two samples of two_samples() with vmstat;
+ * a table is sized by the later sample for a terminal of termwidth columns
+ * (0: not a terminal), with its header first when asked.
+ */
+static char *print_two(bool json, bool per_cpu, bool first, int termwidth, bool header)
 {
 	struct watch_sample prev = { 0 }, cur = { 0 };
+	struct watch_table t;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -252,10 +257,14 @@ static char *print_two(bool json, bool per_cpu, bool first)
 	cur.vm.value[VM_PGFREE] += 2500;
 	cur.vm.value[VM_PGALLOC_NORMAL] += 5;
 	cur.wall = (struct timespec){ 1764563462, 123456789 };
-	if (json)
+	if (json) {
 		watch_print_json(out, first ? NULL : &prev, &cur, per_cpu);
-	else
-		watch_print_rows(out, first ? NULL : &prev, &cur, per_cpu);
+	} else {
+		assert_int_equal(watch_table_fit(&t, &cur, per_cpu, termwidth), 0);
+		if (header)
+			watch_print_header(out, &t);
+		assert_int_equal(watch_print_rows(out, &t, first ? NULL : &prev, &cur), 0);
+	}
 	assert_int_equal(fclose(out), 0);
 	watch_sample_free(&prev);
 	watch_sample_free(&cur);
@@ -273,9 +282,9 @@ static size_t lines(const char *s)
 
 static void test_json_lines(void **state)
 {
-	char *first = print_two(true, false, true);
-	char *later = print_two(true, false, false);
-	char *per_cpu = print_two(true, true, false);
+	char *first = print_two(true, false, true, 0, false);
+	char *later = print_two(true, false, false, 0, false);
+	char *per_cpu = print_two(true, true, false, 0, false);
 
 	(void)state;
 	assert_int_equal(lines(first), 1);
@@ -302,34 +311,61 @@ static void test_json_lines(void **state)
 	free(per_cpu);
 }
 
+/* Each line of text as long as the first; 0 when they differ. */
+static size_t same_width(const char *text)
+{
+	size_t width = strcspn(text, "\n");
+
+	for (const char *l = text; *l; l += strcspn(l, "\n") + 1)
+		if (strcspn(l, "\n") != width)
+			return 0;
+	return width;
+}
+
 static void test_table_rows(void **state)
 {
-	char *first = print_two(false, false, true);
-	char *later = print_two(false, false, false);
-	char *per_cpu = print_two(false, true, false);
-	char *header = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&header, &len);
+	char *first = print_two(false, false, true, 0, true);
+	char *later = print_two(false, false, false, 0, false);
+	char *per_cpu = print_two(false, true, false, 0, false);
+	char *narrow = print_two(false, false, false, 80, true);
+	struct watch_sample prev = { 0 }, cur = { 0 };
+	struct watch_table t;
+	char left[64];
 
 	(void)state;
-	assert_non_null(out);
-	watch_print_header(out, false);
-	assert_int_equal(fclose(out), 0);
-	/* One row per populated zone; the header comes separately, once. */
-	assert_int_equal(lines(first), 4);
+	/* One row per populated zone, under one header. */
+	assert_int_equal(lines(first), 5);
 	assert_int_equal(lines(per_cpu), 16);
-	assert_non_null(strstr(header, "TIME     NODE ZONE     CPUS     PAGES   CHANGE  FILL% "));
+	/* Columns as wide as their heading and the first sample: BATCH holds 63 in 5. */
+	assert_int_equal(same_width(first), 86);
+	assert_non_null(strstr(first, "TIME     NODE ZONE   CPUS  PAGES CHANGE FILL% MAXFILL% BATCH      HIGH "
+				      "ALLOC/s  FREE/s\n"));
 	/* The clock is local time: compare from the NODE column on. */
-	assert_non_null(strstr(first, "    1 Normal      4      4374        -   29.4     55.4 "
-				      "       63   3555-3933          -          -\n"));
-	assert_non_null(strstr(later, "    1 Normal      4      4374     -100   29.4     55.4 "
-				      "       63   3555-3933          2       1000\n"));
-	assert_non_null(strstr(later, "    0 DMA         4         0        0      -        - "
-				      "        1           0          0       1000\n"));
+	assert_non_null(strstr(first, "    1 Normal    4   4374      -  29.4     55.4    63 3555-3933       -"
+				      "       -\n"));
+	assert_non_null(strstr(later, "    1 Normal    4   4374   -100  29.4     55.4    63 3555-3933       2"
+				      "    1000\n"));
+	assert_non_null(strstr(later, "    0 DMA       4      0      0     -        -     1         0       0"
+				      "    1000\n"));
+	assert_non_null(strstr(per_cpu, "    1 Normal   3   383   -100   9.7    63 3933       2    1000\n"));
+	/* 80 columns: MAXFILL% gives way, and every line fits. */
+	assert_int_equal(same_width(narrow), 77);
+	assert_null(strstr(narrow, "MAXFILL%"));
+	assert_non_null(strstr(narrow, "TIME     NODE ZONE   CPUS  PAGES CHANGE FILL% BATCH      HIGH ALLOC/s"));
+	/* Narrower still: CPUS, then CHANGE, and no more than those. */
+	two_samples(false, NULL, &prev, &cur);
+	assert_int_equal(watch_table_fit(&t, &cur, false, 40), 0);
+	assert_string_equal(watch_table_left_out(&t, left, sizeof(left)), "CPUS, CHANGE, MAXFILL%");
+	assert_int_equal(watch_table_fit(&t, &cur, false, 0), 0);
+	assert_null(watch_table_left_out(&t, left, sizeof(left)));
+	assert_int_equal(watch_table_fit(&t, &cur, true, 60), 0);
+	assert_string_equal(watch_table_left_out(&t, left, sizeof(left)), "ALLOC/s, FREE/s");
+	watch_sample_free(&prev);
+	watch_sample_free(&cur);
 	free(first);
 	free(later);
 	free(per_cpu);
-	free(header);
+	free(narrow);
 }
 
 static void test_options(void **state)

@@ -382,7 +382,7 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 	if ((rc = persist_usage(o)))
 		return rc;
 	if (!o->batch && !o->fraction) {
-		pcp_error("set needs --batch N, --fraction N or both; see pcpctl --help");
+		pcp_error("set needs --batch N, --fraction N or both; see pcpctl set --help");
 		return EXIT_USAGE;
 	}
 	if (o->batch) {

@@ -6,9 +6,11 @@
 #include "chart.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "atomicfile.h"
 #include "msg.h"
@@ -24,7 +26,7 @@ struct chart {
 	struct plot_series *series;	/* nin per panel */
 	struct plot_panel *panels;
 	size_t npanels;
-	char (*names)[2][48];		/* id and title of each panel */
+	char (*names)[2][160];		/* id and title of each panel */
 };
 
 static int cmp_long(const void *a, const void *b)
@@ -75,9 +77,9 @@ static void add_panel(struct chart *c, const struct sweep_input *in, size_t nin,
 		      bool lock, const char *ylabel)
 {
 	struct plot_panel *pa = &c->panels[c->npanels];
-	char (*name)[48] = c->names[c->npanels];
+	char (*name)[160] = c->names[c->npanels];
 	struct plot_series *se = &c->series[c->npanels * nin];
-	size_t points = 0;
+	size_t points = 0, len;
 
 	for (size_t i = 0; i < nin; i++) {
 		fill_series(c, &se[i], &in[i].f, tasks, lock);
@@ -89,9 +91,67 @@ static void add_panel(struct chart *c, const struct sweep_input *in, size_t nin,
 	snprintf(name[0], sizeof(name[0]), "%stasks-%ld", lock ? "lock-" : "", tasks);
 	snprintf(name[1], sizeof(name[1]), "%s%ld task%s", lock ? "zone lock contention, " : "",
 		 tasks, tasks == 1 ? "" : "s");
+	/* A sweep left out of the lock panel is named: no line is not a flat line. */
+	len = strlen(name[1]);
+	for (size_t i = 0, n = 0; lock && i < nin && len < sizeof(name[1]); i++) {
+		bool measured = false;
+
+		for (size_t j = 0; j < in[i].f.npoints; j++)
+			measured |= in[i].f.points[j].tasks == tasks;
+		if (!se[i].n && measured)
+			len += (size_t)snprintf(name[1] + len, sizeof(name[1]) - len, "%s%s",
+						n++ ? ", " : "; not sampled in ", in[i].label);
+	}
 	*pa = (struct plot_panel){ .id = name[0], .title = name[1], .bars = !lock, .series = se,
 				   .ylabel = lock ? "% in spinlock slowpath" : ylabel };
 	c->npanels++;
+}
+
+/* What the throughput axis counts: the files' unit when they agree on one. */
+static const char *y_unit(const struct sweep_input *in, size_t nin)
+{
+	for (size_t i = 0; i < nin; i++)
+		if (!in[i].f.unit || strcmp(in[i].f.unit, in[0].f.unit) != 0)
+			return strcmp(in[0].f.workload, "page_fault1") == 0 ? "ops/s" : "Hmean";
+	return in[0].f.unit;
+}
+
+/*
+ * How the sweeps were run, under the title: runs and seconds per point and
+ * the setting held, where every file that says agrees; else that they differ.
+ */
+static void subtitle(char *buf, size_t size, const struct sweep_input *in, size_t nin)
+{
+	const struct sweepfile *f = &in[0].f;
+	bool same_runs = true, same_duration = true, same_pin = true;
+	const char *other = strcmp(f->parameter, "batch") == 0 ? "fraction" : "batch";
+	size_t len = 0;
+
+	for (size_t i = 1; i < nin; i++) {
+		same_runs &= in[i].f.runs == f->runs;
+		same_duration &= in[i].f.duration == f->duration;
+		same_pin &= in[i].f.pinned == f->pinned && in[i].f.pin == f->pin;
+	}
+	buf[0] = '\0';
+	if (!same_runs)
+		len += (size_t)snprintf(buf + len, size - len, "runs per point differ");
+	else if (f->runs)
+		len += (size_t)snprintf(buf + len, size - len, "%ld run%s", f->runs,
+					f->runs == 1 ? "" : "s");
+	if (len < size && !same_duration)
+		len += (size_t)snprintf(buf + len, size - len, "%sseconds per run differ",
+					len ? ", " : "");
+	else if (len < size && f->duration > 0)
+		len += (size_t)snprintf(buf + len, size - len, "%s%g s", len ? " of " : "runs of ",
+					f->duration);
+	if (len < size && same_runs && f->runs)
+		len += (size_t)snprintf(buf + len, size - len, " per point");
+	if (len < size && !same_pin)
+		snprintf(buf + len, size - len, "%s%s pinned differently", len ? ", " : "", other);
+	else if (len < size && f->pinned)
+		snprintf(buf + len, size - len, "%s%s pinned at %ld", len ? ", " : "", other, f->pin);
+	else if (len < size && len)
+		snprintf(buf + len, size - len, ", %s as it was", other);
 }
 
 static int build(struct chart *c, const struct sweep_input *in, size_t nin)
@@ -110,8 +170,7 @@ static int build(struct chart *c, const struct sweep_input *in, size_t nin)
 		return -ENOMEM;
 	collect_tasks(c, in, nin);
 	for (size_t t = 0; t < c->ntasks; t++) {
-		add_panel(c, in, nin, c->tasks[t], false,
-			  strcmp(in[0].f.workload, "page_fault1") == 0 ? "ops/s" : "Hmean");
+		add_panel(c, in, nin, c->tasks[t], false, y_unit(in, nin));
 		add_panel(c, in, nin, c->tasks[t], true, NULL);
 	}
 	return 0;
@@ -127,7 +186,7 @@ static void chart_free(struct chart *c)
 }
 
 /* The chart is drawn in memory and then replaces the file: no half a chart. */
-static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t nin,
+static int draw(const char *output, const struct sweep_input *in, size_t nin,
 		const struct chart *c)
 {
 	bool batch = strcmp(in[0].f.parameter, "batch") == 0;
@@ -139,33 +198,61 @@ static int draw(const struct plot_opts *o, const struct sweep_input *in, size_t 
 
 	mem = labels ? open_memstream(&svg, &len) : NULL;
 	if (mem) {
-		char title[256];
+		char title[512], sub[200];
 
 		for (size_t i = 0; i < nin; i++)
 			labels[i] = in[i].label;
-		snprintf(title, sizeof(title), "%s throughput against pcp %s", in[0].f.workload,
-			 batch ? "batch" : "high fraction");
-		rc = plot_chart(mem, title,
-				batch ? "pcp batch (pages)" : "percpu_pagelist_high_fraction",
+		subtitle(sub, sizeof(sub), in, nin);
+		snprintf(title, sizeof(title), "%s throughput against pcp %s%s%s", in[0].f.workload,
+			 batch ? "batch" : "high fraction", sub[0] ? "\n" : "", sub);
+		rc = plot_chart(mem, title, batch ? "pcp batch (pages)" : "pcp high fraction",
 				labels, nin, c->panels, c->npanels);
 		if (fclose(mem) != 0 && !rc)
 			rc = -ENOMEM;
 	}
+	if (!rc && strcmp(output, "-") == 0) {
+		(void)fwrite(svg, 1, len, stdout);
+		free(svg);
+		free(labels);
+		return msg_flush_stdout() ? EXIT_FAIL : EXIT_OK;
+	}
 	if (!rc)
-		rc = atomic_write_file(o->output, svg, len);
+		rc = atomic_write_file(output, svg, len);
 	free(svg);
 	free(labels);
 	if (rc) {
-		pcp_error("cannot write %s: %s", o->output, strerror(-rc));
+		pcp_error("cannot write %s: %s", output, strerror(-rc));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
 
+int chart_write(const char *output, const struct sweep_input *in, size_t nin)
+{
+	struct chart c = { 0 };
+	int rc;
+
+	if (build(&c, in, nin)) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+	} else {
+		rc = draw(output, in, nin, &c);
+	}
+	chart_free(&c);
+	return rc;
+}
+
+bool chart_svg_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	return !dot || dot == base || strcasecmp(dot, ".svg") == 0;
+}
+
 int cmd_plot(const struct plot_opts *o)
 {
 	struct sweep_input *in = NULL;
-	struct chart c = { 0 };
 	size_t nin = 0;
 	int rc;
 
@@ -173,16 +260,16 @@ int cmd_plot(const struct plot_opts *o)
 		pcp_error("plot writes a file: give it with -o, e.g. pcpctl plot a.json b.json -o chart.svg");
 		return EXIT_USAGE;
 	}
+	if (!chart_svg_name(o->output)) {
+		pcp_error("-o %s: plot draws SVG only; name the file .svg (or - for standard "
+			  "output) and convert it, e.g. rsvg-convert chart.svg -o chart.png",
+			  o->output);
+		return EXIT_USAGE;
+	}
 	rc = sweepset_load("plot", 1, o->files, o->labels, &in, &nin);
 	if (rc)
 		return rc;
-	if (build(&c, in, nin)) {
-		pcp_error("out of memory");
-		rc = EXIT_FAIL;
-	} else {
-		rc = draw(o, in, nin, &c);
-	}
-	chart_free(&c);
+	rc = chart_write(o->output, in, nin);
 	sweepset_free(in, nin);
 	return rc;
 }

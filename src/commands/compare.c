@@ -7,9 +7,11 @@
 #include "compare.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "msg.h"
 #include "report.h"
@@ -17,8 +19,9 @@
 #include "sweepset.h"
 #include "welch.h"
 
-/* Wide enough for "  12345678.90 (+1234.56%)" */
+/* Wide enough for "  12345678.90 (+1234.56%)"; a wider cell or label widens its column. */
 #define CELL_WIDTH 24
+#define CELL_MAX 64
 
 struct row {
 	long tasks, value;
@@ -87,18 +90,51 @@ static struct cell make_cell(const struct sweepfile_point *base, const struct sw
 	return c;
 }
 
-static void text_cell(const struct cell *c, int width)
+static void text_cell(const struct cell *c, char buf[CELL_MAX])
 {
-	char buf[64];
-
 	if (!c->pt)
-		snprintf(buf, sizeof(buf), "-");
+		snprintf(buf, CELL_MAX, "-");
 	else if (!c->has_change)
-		snprintf(buf, sizeof(buf), "%.2f (      -)", c->pt->hmean);
+		snprintf(buf, CELL_MAX, "%.2f (      -)", c->pt->hmean);
 	else
-		snprintf(buf, sizeof(buf), c->significant ? "%.2f *%+7.2f%%*" : "%.2f (%+7.2f%%)",
+		snprintf(buf, CELL_MAX, c->significant ? "%.2f *%+7.2f%%*" : "%.2f (%+7.2f%%)",
 			 c->pt->hmean, c->change);
-	printf(" %*s", width, buf);
+}
+
+/*
+ * The columns a label takes on a terminal: labels come from JSON (UTF-8
+ * whatever the locale) or --label, and a wide character takes two columns.
+ * Text that is not valid UTF-8 counts a column a byte.
+ */
+static size_t display_width(const char *s)
+{
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	size_t n = strlen(s), width = n;
+	wchar_t *ws = calloc(n + 1, sizeof(*ws));
+
+	if (utf8 && ws) {
+		locale_t old = uselocale(utf8);
+
+		if (mbstowcs(ws, s, n + 1) != (size_t)-1) {
+			int w = wcswidth(ws, n + 1);
+
+			if (w >= 0)
+				width = (size_t)w;
+		}
+		uselocale(old);
+	}
+	if (utf8)
+		freelocale(utf8);
+	free(ws);
+	return width;
+}
+
+/* s right-aligned in width columns, after a space. */
+static void put_right(const char *s, size_t width)
+{
+	size_t w = display_width(s);
+
+	printf(" %*s%s", (int)(width > w ? width - w : 0), "", s);
 }
 
 static void json_cell(const struct cell *c)
@@ -169,11 +205,28 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 static int print_table(const struct compare_opts *o, const struct sweep_input *in, size_t nin,
 		       const struct row *rows, size_t nrows)
 {
-	int *width = calloc(nin, sizeof(*width));
+	size_t *width = calloc(nin, sizeof(*width));
+	char (*text)[CELL_MAX] = o->json ? NULL : calloc(nrows * nin + 1, sizeof(*text));
 
-	if (!width) {
+	if (!width || (!o->json && !text)) {
 		pcp_error("out of memory");
+		free(width);
+		free(text);
 		return EXIT_FAIL;
+	}
+	/* The text cells first: a column is as wide as its label and its widest cell. */
+	for (size_t r = 0; text && r < nrows; r++) {
+		const struct sweepfile_point *base = find_point(&in[0].f, &rows[r]);
+
+		for (size_t i = 0; i < nin; i++) {
+			struct cell c = make_cell(base, find_point(&in[i].f, &rows[r]));
+			size_t w;
+
+			text_cell(&c, text[r * nin + i]);
+			w = strlen(text[r * nin + i]);
+			if (w > width[i])
+				width[i] = w;
+		}
 	}
 	new_json_obj(o->json);
 	print_string(PRINT_JSON, "parameter", "%s", in[0].f.parameter);
@@ -189,10 +242,13 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 	if (!o->json) {
 		printf("%-5s %6s %9s", "", "TASKS", in[0].f.parameter[0] == 'b' ? "BATCH" : "FRACTION");
 		for (size_t i = 0; i < nin; i++) {
-			size_t len = strlen(in[i].label);
+			size_t len = display_width(in[i].label);
 
-			width[i] = len > CELL_WIDTH ? (int)len : CELL_WIDTH;
-			printf(" %*s", width[i], in[i].label);
+			if (width[i] < CELL_WIDTH)
+				width[i] = CELL_WIDTH;
+			if (len > width[i])
+				width[i] = len;
+			put_right(in[i].label, width[i]);
 		}
 		putchar('\n');
 	}
@@ -211,7 +267,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 			if (o->json)
 				json_cell(&c);
 			else
-				text_cell(&c, width[i]);
+				put_right(text[r * nin + i], width[i]);
 		}
 		close_json_array();
 		close_json_object();
@@ -219,6 +275,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 	}
 	close_json_array();
 	free(width);
+	free(text);
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }
 

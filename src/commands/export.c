@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "journal.h"
 #include "kernel.h"
 #include "msg.h"
 #include "openmetrics.h"
@@ -28,7 +29,8 @@ static int render(struct kernel *k, bool per_cpu, char **text, size_t *len)
 		return EXIT_FAIL;
 	}
 	mem = open_memstream(text, len);
-	rc = mem ? openmetrics_write(mem, &zi, have, value, per_cpu) : -ENOMEM;
+	rc = mem ? openmetrics_write(mem, &zi, have, value, per_cpu, journal_exists(k->root)) :
+		   -ENOMEM;
 	if (mem && fclose(mem) != 0 && !rc)
 		rc = -ENOMEM;
 	zoneinfo_free(&zi);
@@ -61,6 +63,8 @@ int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 	k->ops->close(k);
 	if (rc)
 		return rc;
+	if (file && strcmp(file, "-") == 0)
+		file = NULL;
 	if (file) {
 		int err = atomic_write_file(file, text, len);
 
@@ -68,9 +72,11 @@ int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 			pcp_error("cannot write %s: %s", file, strerror(-err));
 			rc = EXIT_FAIL;
 		}
-	} else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-		pcp_error("cannot write the output: %s", strerror(errno));
-		rc = EXIT_FAIL;
+	} else {
+		/* A short write leaves stdout's error flag set for the flush to report. */
+		(void)fwrite(text, 1, len, stdout);
+		if (msg_flush_stdout())
+			rc = EXIT_FAIL;
 	}
 	free(text);
 	return rc;

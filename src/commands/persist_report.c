@@ -67,6 +67,18 @@ static void find_overrides(const struct sysroot *root, const struct change_reque
 		warn_override(root, set, s, w);
 		pr->overridden[pr->n++] = s;
 	}
+	/*
+	 * A setting in force that the change leaves alone, and that nothing
+	 * sets at boot: persisting the others alone would lose it at reboot.
+	 */
+	for (int s = 0; s < NSYSCTLS && req->persist == PERSIST_SET; s++) {
+		if (!r->have[s] || r->persist_keys[s] || r->persist_to.have[s] || !r->after[s] ||
+		    boot_line(pr, s))
+			continue;
+		pcp_note("vm.%s = %ld is in force but not persisted: it returns to 0 at boot; "
+			 "add --%s %ld to persist it too", sysctl_name(s), r->after[s],
+			 s == SYSCTL_BATCH ? "batch" : "fraction", r->after[s]);
+	}
 }
 
 void persist_report_end(const struct sysroot *root, const struct change_request *req,

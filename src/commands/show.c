@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "output.h"
 #include "report.h"
+#include "suggest.h"
 #include "sysroot.h"
 #include "watch.h"
 #include "zoneinfo.h"
@@ -103,8 +104,19 @@ static int filter_make(const struct show_opts *o, struct filter *f)
 		int i = zone_index(p, len);
 
 		if (i < 0) {
-			pcp_error("--zone: unknown zone \"%.*s\": expected DMA, DMA32, Normal, HighMem, Movable or Device",
-				  (int)len, p);
+			char typo[16];
+			const char *guess = NULL;
+
+			if (len < sizeof(typo)) {
+				snprintf(typo, sizeof(typo), "%.*s", (int)len, p);
+				guess = suggest_name_fold(typo, zone_names, ARRAY_SIZE(zone_names));
+			}
+			if (guess)
+				pcp_error("--zone: unknown zone \"%.*s\" (did you mean %s?)", (int)len, p,
+					  guess);
+			else
+				pcp_error("--zone: unknown zone \"%.*s\": expected DMA, DMA32, Normal, HighMem, Movable or Device",
+					  (int)len, p);
 			idlist_free(&f->nodes);
 			idlist_free(&f->cpus);
 			return -EINVAL;
@@ -363,6 +375,28 @@ static bool other_table_has(bool summary, const char *name, size_t len)
 	return false;
 }
 
+static void unknown_column(const struct coldesc *tbl, size_t ntbl, const char *bad, size_t len)
+{
+	const char *names[ARRAY_SIZE(pageset_columns) + ARRAY_SIZE(summary_columns)];
+	const char *guess = NULL;
+	char typo[32];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ntbl && n < ARRAY_SIZE(names); i++)
+		if (tbl[i].name)
+			names[n++] = tbl[i].name;
+	if (len < sizeof(typo)) {
+		snprintf(typo, sizeof(typo), "%.*s", (int)len, bad);
+		guess = suggest_name_fold(typo, names, n);
+	}
+	if (guess)
+		pcp_error("--output: unknown column \"%.*s\" (did you mean %s?); "
+			  "see pcpctl show --help for the list", (int)len, bad, guess);
+	else
+		pcp_error("--output: unknown column \"%.*s\"; see pcpctl show --help for the list",
+			  (int)len, bad);
+}
+
 int cmd_show(const struct sysroot *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
@@ -390,8 +424,7 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 				  o->summary ? "the per-CPU rows, not of --summary" :
 					       "--summary (-s), not of the per-CPU rows");
 		else
-			pcp_error("--output: unknown column \"%.*s\"; see pcpctl --help for the list",
-				  n, bad);
+			unknown_column(tbl, ntbl, bad, (size_t)n);
 		return EXIT_USAGE;
 	}
 	if (o->per_cpu && o->summary) {
@@ -450,7 +483,10 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel, &shown) :
 				  print_pagesets(&zi, &f, &o->out, &sel, &shown);
 		if (rc) {
-			pcp_error("cannot print: %s", strerror(-rc));
+			if (rc == -ENOMEM)
+				pcp_error("out of memory");
+			else
+				msg_stdout_failed(-rc);
 			rc = EXIT_FAIL;
 		} else if (!shown) {
 			warn_empty(o);

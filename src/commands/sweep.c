@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,14 +16,15 @@
 #include "apply.h"
 #include "c.h"
 #include "change.h"
+#include "chart.h"
 #include "hostinfo.h"
 #include "lockprof.h"
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
-#include "plot.h"
 #include "report.h"
 #include "stats.h"
+#include "sweepset.h"
 #include "sysload.h"
 #include "welch.h"
 #include "workload.h"
@@ -205,7 +207,7 @@ static int usage_number(const char *opt, const char *text, long min, long max, l
 static int usage_seconds(const char *opt, const char *text, double min, double *v)
 {
 	if (parse_seconds(text, min, 86400, v)) {
-		pcp_error("%s \"%s\": give seconds, at least %g (e.g. 10 or 0.5)", opt, text, min);
+		pcp_error("%s \"%s\": give seconds from %g to 86400 (e.g. 10 or 0.5)", opt, text, min);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -252,6 +254,41 @@ static int parse_tasks(const char *text, long ncpus, struct plan *p)
 			return EXIT_OK;
 		s += len + 1;
 	}
+}
+
+/* What is wrong with a START:STOP:STEP or list sweep_parse_values refused. */
+static void values_usage(const char *opt, const char *values)
+{
+	long start, stop = 0, step = 0;
+	char *end;
+
+	errno = 0;
+	start = strtol(values, &end, 10);
+	if (*end == ':')
+		stop = strtol(end + 1, &end, 10);
+	if (*end == ':')
+		step = strtol(end + 1, &end, 10);
+	if (!errno && !*end && strchr(values, ':') != strrchr(values, ':') && start >= 0 &&
+	    stop <= INT_MAX) {
+		if (step <= 0) {
+			pcp_error("%s \"%s\": STEP %ld: give a step of 1 or more", opt, values, step);
+			return;
+		}
+		if (stop < start) {
+			pcp_error("%s \"%s\": STOP %ld is below START %ld: give the smaller first, "
+				  "%ld:%ld:%ld", opt, values, stop, start, stop, start, step);
+			return;
+		}
+		if ((stop - start) / step >= SWEEP_MAX_POINTS) {
+			pcp_error("%s \"%s\": %ld values, more than a sweep's %d: give a larger "
+				  "STEP, such as %ld:%ld:%ld", opt, values, (stop - start) / step + 1,
+				  SWEEP_MAX_POINTS, start, stop,
+				  (stop - start + SWEEP_MAX_POINTS - 2) / (SWEEP_MAX_POINTS - 1));
+			return;
+		}
+	}
+	pcp_error("%s \"%s\": give START:STOP:STEP (e.g. 31:527:31) or a list (e.g. 31,63,310) "
+		  "of at most %d values from 0 to %d", opt, values, SWEEP_MAX_POINTS, INT_MAX);
 }
 
 /* What opening path to write would find, without creating or truncating it. */
@@ -313,8 +350,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 	p->batch = o->batch;
 	rc = sweep_parse_values(values, &p->values, &p->n);
 	if (rc) {
-		pcp_error("%s \"%s\": give START:STOP:STEP (e.g. 31:527:31) or a list (e.g. 31,63,310) "
-			  "of at most %d values", opt, values, SWEEP_MAX_POINTS);
+		values_usage(opt, values);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
@@ -331,8 +367,9 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 	p->warmup = 2;
 	if ((rc = parse_tasks(o->tasks ? o->tasks : "100%", ncpus, p)))
 		return rc;
-	if (o->plot && p->ntasks > 1) {
-		pcp_error("--plot draws one task count: give one --tasks, or plot each sweep apart");
+	if (o->plot && (strcmp(o->plot, "-") == 0 || !chart_svg_name(o->plot))) {
+		pcp_error("--plot %s: give an SVG file to draw the chart in (standard output has "
+			  "the report), e.g. --plot sweep.svg", o->plot);
 		return EXIT_USAGE;
 	}
 	if (o->with_batch || o->with_fraction) {
@@ -353,11 +390,14 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		size_t len = strlen(o->precision);
 		char buf[32];
 
-		if (len < 2 || len >= sizeof(buf) || o->precision[len - 1] != '%' ||
-		    (snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, o->precision),
+		/* A percentage with or without its sign: 2% and 2 are the same. */
+		if (len && o->precision[len - 1] == '%')
+			len--;
+		if (len < 1 || len >= sizeof(buf) ||
+		    (snprintf(buf, sizeof(buf), "%.*s", (int)len, o->precision),
 		     parse_seconds(buf, 0.01, 100, &p->precision))) {
 			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
-				  "(e.g. 2%%)", o->precision);
+				  "(e.g. 2%% or 2)", o->precision);
 			return EXIT_USAGE;
 		}
 		p->precision /= 100;
@@ -571,9 +611,67 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 	return rc;
 }
 
+/*
+ * The first word of text (up to end) outside bracket expressions and
+ * escapes, or with last the last word: what a --metric regex says of its
+ * number, such as "tps" of 'tps = ([0-9.]+)'.
+ */
+static size_t regex_word(const char *text, const char *end, bool last, char *buf, size_t size)
+{
+	const char *p = text, *start = NULL, *found = NULL;
+	size_t len = 0, flen = 0;
+
+	for (;; p++) {
+		bool word = p < end && (isalnum((unsigned char)*p) || strchr("_/%-", *p));
+
+		if (word && !start)
+			start = p;
+		if (!word && start) {
+			found = start;
+			flen = (size_t)(p - start);
+			start = NULL;
+			if (!last)
+				break;
+		}
+		if (p >= end)
+			break;
+		if (*p == '\\' && p + 1 < end) {
+			p++;
+		} else if (*p == '[') {
+			/* A bracket expression: "]" first in it is a member, not its end. */
+			p += p[1] == ']' ? 2 : p[1] == '^' && p[2] == ']' ? 3 : 1;
+			while (p < end && *p != ']')
+				p++;
+		}
+	}
+	len = flen < size - 1 ? flen : size - 1;
+	if (found)
+		memcpy(buf, found, len);
+	buf[found ? len : 0] = '\0';
+	return found ? len : 0;
+}
+
+/*
+ * What a sample measures: ops/s for page_fault1, runs/s for a COMMAND, and
+ * with --metric the word its regex puts after the number's group (a unit,
+ * as KiB/s of 'bw=([0-9]+)KiB/s') or else before it (a name, as tps).
+ */
 static const char *unit(const struct sweep_opts *o)
 {
-	return !o->command ? "ops/s" : o->metric ? "metric" : "runs/s";
+	static char name[32];
+	const char *open, *close;
+
+	if (!o->command)
+		return "ops/s";
+	if (!o->metric)
+		return "runs/s";
+	open = strchr(o->metric, '(');
+	close = open ? strchr(open, ')') : NULL;
+	if (!close ||
+	    (!regex_word(close + 1, close + 1 + strlen(close + 1), false, name, sizeof(name)) &&
+	     !regex_word(o->metric, open, true, name, sizeof(name))))
+		snprintf(name, sizeof(name), "metric");
+	return name;
 }
 
 /*
@@ -626,10 +724,11 @@ static void print_header(const struct sweep_opts *o, const struct plan *p)
 		print_string(PRINT_FP, NULL, ", %s", p->batch ? "fraction" : "batch");
 		print_long(PRINT_FP, NULL, " pinned at %ld", p->pin);
 	}
+	print_string(PRINT_FP, NULL, "; HMEAN, MIN and MAX in %s", unit(o));
 	print_string(PRINT_FP, NULL, "\n%8s", p->batch ? "BATCH" : "FRACTION");
 	print_string(PRINT_FP, NULL, " %5s", "TASKS");
 	print_string(PRINT_FP, NULL, " %7s", "HIGH");
-	print_string(PRINT_FP, NULL, " %14s", unit(o));
+	print_string(PRINT_FP, NULL, " %14s", "HMEAN");
 	print_string(PRINT_FP, NULL, " %14s", "MIN");
 	print_string(PRINT_FP, NULL, " %14s", "MAX");
 	print_string(PRINT_FP, NULL, " %7s", "COV%");
@@ -661,6 +760,9 @@ static void print_row(const struct point *pt, const struct point *first)
 	double change = 0;
 
 	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
+	/* A change that rounds to nothing is +0.0, not -0.0. */
+	if (fabs(change) < 0.05)
+		change = 0;
 	new_report_line(stdout, false, PCPCTL_JSON_VERSION);
 	print_long(PRINT_FP, NULL, "%8ld", pt->value);
 	print_long(PRINT_FP, NULL, " %5ld", pt->tasks);
@@ -726,8 +828,7 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 
 /* The text line that names the best value, or says there is none. */
 static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
-			       const struct point *pts, const struct verdict *v, long tasks,
-			       const char *end)
+			       const struct point *pts, const struct verdict *v, long tasks)
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
@@ -747,7 +848,7 @@ static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
 	else
 		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
 		       "untested: %s", parameter, parameter, b->value, b->st.hmean, unit(o), v->why);
-	printf("%s\n", end);
+	putchar('\n');
 }
 
 static void print_verdict_json(const char *key, const struct point *pts, size_t n,
@@ -790,17 +891,20 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 			const struct hostinfo *host, const struct point *pts, size_t n,
 			const struct verdict *v, bool restored)
 {
-	size_t last = SIZE_MAX, top = 0;
+	size_t top = 0;
 
-	for (size_t t = 0; t < p->ntasks; t++) {
-		if (v[t].best < n)
-			last = t;
+	for (size_t t = 0; t < p->ntasks; t++)
 		if (p->tasks[t] == p->max_tasks)
 			top = t;
-	}
 	new_json_obj(o->json);
 	print_string(PRINT_JSON, "parameter", "%s", p->batch ? "batch" : "fraction");
 	print_string(PRINT_JSON, "workload", "%s", o->command ? o->command[0] : "page_fault1");
+	print_string(PRINT_JSON, "unit", "%s", unit(o));
+	print_long(PRINT_JSON, "runs", "%ld", p->runs);
+	if (o->command)
+		print_null(PRINT_JSON, "duration", "%s", "");
+	else
+		print_double(PRINT_JSON, "duration", "%g", p->duration);
 	print_long(PRINT_JSON, "tasks", "%ld", p->max_tasks);
 	open_json_array("task_counts");
 	for (size_t t = 0; t < p->ntasks; t++)
@@ -826,9 +930,10 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 	if (!o->json)
 		for (size_t t = 0; t < p->ntasks; t++)
 			if (v[t].best < n)
-				print_verdict_text(o, p, pts, &v[t], p->tasks[t],
-						   t == last && restored ?
-						   "; the settings from before are restored" : "");
+				print_verdict_text(o, p, pts, &v[t], p->tasks[t]);
+	/* Said apart from any verdict: also after a failure, which leaves none. */
+	if (!o->json && restored)
+		printf("the settings from before are restored\n");
 	return delete_json_obj();
 }
 
@@ -860,34 +965,46 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 	return 0;
 }
 
-static int write_plot(const struct sweep_opts *o, const char *path, const struct point *pts,
-		      size_t n, size_t best, bool batch)
+/*
+ * --plot: the sweep read back as plot reads a file, so that it is drawn as
+ * plot draws it (a panel per task count, lock panels, the subtitle).  The
+ * points' samples are borrowed, not copied.
+ */
+static int write_plot(const struct sweep_opts *o, const struct plan *p, const struct hostinfo *host,
+		      const struct point *pts, size_t n, const struct verdict *v)
 {
-	struct plot_point *pp = calloc(n, sizeof(*pp));
-	char title[256];
-	FILE *f;
+	struct sweepfile_point *fp = calloc(n, sizeof(*fp));
+	char label[256];
+	struct sweep_input in = {
+		.path = o->plot, .label = label,
+		.f = { .parameter = p->batch ? "batch" : "fraction",
+		       .workload = o->command ? o->command[0] : "page_fault1",
+		       .unit = (char *)unit(o), .runs = p->runs,
+		       .duration = o->command ? 0 : p->duration, .pinned = p->pinned,
+		       .pin = p->pin, .points = fp, .npoints = n },
+	};
 	int rc;
 
-	if (!pp)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		pp[i] = (struct plot_point){ .x = (double)pts[i].value, .y = pts[i].st.hmean,
-					     .ymin = pts[i].st.min, .ymax = pts[i].st.max };
-	snprintf(title, sizeof(title), "%s throughput against pcp %s",
-		 o->command ? o->command[0] : "page_fault1", batch ? "batch" : "high fraction");
-	f = fopen(path, "w");
-	if (!f) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
-		free(pp);
-		return -errno;
+	if (!fp) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
 	}
-	rc = plot_svg(f, title, batch ? "pcp batch (pages)" : "percpu_pagelist_high_fraction",
-		      unit(o), pp, n, best);
-	if (fclose(f) != 0 && !rc)
-		rc = -EIO;
-	if (rc)
-		pcp_error("cannot write %s: %s", path, strerror(-rc));
-	free(pp);
+	snprintf(label, sizeof(label), "%s%s%s", host->name ? host->name : "this machine",
+		 host->kernel ? " " : "", host->kernel ? host->kernel : "");
+	for (size_t i = 0; i < n; i++)
+		fp[i] = (struct sweepfile_point){
+			.tasks = pts[i].tasks, .value = pts[i].value, .hmean = pts[i].st.hmean,
+			/* 1 / (1 / x) of one sample may round past x: the bar holds the mean. */
+			.min = fmin(pts[i].st.min, pts[i].st.hmean),
+			.max = fmax(pts[i].st.max, pts[i].st.hmean), .has_lock = pts[i].has_lock,
+			.lock_pct = pts[i].has_lock ? pts[i].lock.lock_pct : 0,
+			.samples = pts[i].samples, .nsamples = pts[i].nsamples,
+		};
+	for (size_t t = 0; t < p->ntasks; t++)
+		if (v[t].significant && v[t].best < n)
+			fp[v[t].best].best = true;
+	rc = chart_write(o->plot, &in, 1);
+	free(fp);
 	return rc;
 }
 
@@ -1095,10 +1212,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
 		rc = EXIT_FAIL;
-	/* --plot comes with one task count only (make_plan) */
-	if (measured && o->plot &&
-	    write_plot(o, o->plot, pts, measured,
-		       verdicts[0].significant ? verdicts[0].best : PLOT_NO_BEST, p.batch) && !rc)
+	if (measured && o->plot && write_plot(o, &p, &host, pts, measured, verdicts) && !rc)
 		rc = EXIT_FAIL;
 out:
 	for (size_t i = 0; pts && i < npts; i++)

@@ -1,95 +1,223 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The interval mode's two outputs: fixed-width rows under one header, as
- * vmstat(8) prints them (a table of libsmartcols would size its columns to
- * each block and shift between intervals), and JSON Lines.
+ * The interval mode's two outputs: rows under one header, their widths set
+ * by the first sample as vmstat(8) does (a table of libsmartcols would size
+ * its columns to each block and shift between intervals), and JSON Lines.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "c.h"
 #include "report.h"
 #include "watch.h"
-
-#define SUMMARY_FMT "%-8s %4s %-7s %5s %9s %8s %6s %8s %9s %11s %10s %10s\n"
-#define PER_CPU_FMT "%-8s %4s %-7s %5s %7s %7s %6s %6s %7s %10s %10s\n"
 
 /* A cell of the table: "-" for a value not known (yet). */
 typedef char cell[24];
 
-static const char *cell_int(cell c, bool have, long long v)
+/*
+ * The columns of each table.  drop orders the columns a terminal too narrow
+ * for all leaves out (1 first); 0 is never left out.  A column is as wide as
+ * its heading, its widest cell in the first sample and its least width (for
+ * what the first sample cannot show yet, as the rates).
+ */
+static const struct column {
+	const char *name;
+	bool left;
+	int least, drop;
+} summary_cols[] = {
+	{ "TIME", true, 8, 0 }, { "NODE", false, 0, 0 }, { "ZONE", true, 6, 0 },
+	{ "CPUS", false, 0, 2 }, { "PAGES", false, 6, 0 }, { "CHANGE", false, 0, 3 },
+	{ "FILL%", false, 0, 0 }, { "MAXFILL%", false, 0, 1 }, { "BATCH", false, 0, 0 },
+	{ "HIGH", false, 0, 0 }, { "ALLOC/s", false, 7, 0 }, { "FREE/s", false, 7, 0 },
+}, per_cpu_cols[] = {
+	{ "TIME", true, 8, 0 }, { "NODE", false, 0, 0 }, { "ZONE", true, 6, 0 },
+	{ "CPU", false, 0, 0 }, { "COUNT", false, 0, 0 }, { "CHANGE", false, 0, 3 },
+	{ "FILL%", false, 0, 0 }, { "BATCH", false, 0, 0 }, { "HIGH", false, 0, 0 },
+	{ "ALLOC/s", false, 7, 2 }, { "FREE/s", false, 7, 1 },
+};
+
+static const struct column *columns(bool per_cpu, size_t *n)
 {
-	if (!have)
-		return "-";
-	snprintf(c, sizeof(cell), "%lld", v);
-	return c;
+	*n = per_cpu ? ARRAY_SIZE(per_cpu_cols) : ARRAY_SIZE(summary_cols);
+	return per_cpu ? per_cpu_cols : summary_cols;
 }
 
-static const char *cell_real(cell c, bool have, double v, int decimals)
+static void cell_int(cell c, bool have, long long v)
 {
-	if (!have || isnan(v))
-		return "-";
-	snprintf(c, sizeof(cell), "%.*f", decimals, v);
-	return c;
+	if (have)
+		snprintf(c, sizeof(cell), "%lld", v);
+	else
+		snprintf(c, sizeof(cell), "-");
 }
 
-static const char *cell_range(cell c, int lo, int hi)
+static void cell_real(cell c, bool have, double v, int decimals)
+{
+	if (have && !isnan(v))
+		snprintf(c, sizeof(cell), "%.*f", decimals, v);
+	else
+		snprintf(c, sizeof(cell), "-");
+}
+
+static void cell_range(cell c, int lo, int hi)
 {
 	if (lo == hi)
 		snprintf(c, sizeof(cell), "%d", lo);
 	else
 		snprintf(c, sizeof(cell), "%d-%d", lo, hi);
-	return c;
 }
 
-void watch_print_header(FILE *out, bool per_cpu)
+/* The rows of a sample, a cell per column, rows * ncols of them; NULL when out of memory. */
+static cell *sample_cells(const struct watch_sample *prev, const struct watch_sample *cur,
+			  bool per_cpu, size_t *rows)
 {
-	if (per_cpu)
-		fprintf(out, PER_CPU_FMT, "TIME", "NODE", "ZONE", "CPU", "COUNT", "CHANGE", "FILL%",
-			"BATCH", "HIGH", "ALLOC/s", "FREE/s");
-	else
-		fprintf(out, SUMMARY_FMT, "TIME", "NODE", "ZONE", "CPUS", "PAGES", "CHANGE", "FILL%",
-			"MAXFILL%", "BATCH", "HIGH", "ALLOC/s", "FREE/s");
-}
-
-void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
-		      bool per_cpu)
-{
-	cell node, cpus, pages, change, fill, maxfill, batch, high, alloc, freed;
+	size_t ncols, n = per_cpu ? cur->ncpus : cur->nzones;
+	cell *c = calloc(n ? n * (columns(per_cpu, &ncols), ncols) : 1, sizeof(*c));
 	double free_s = 0;
 	bool have_free = watch_free_rate(prev, cur, &free_s);
 	struct watch_delta d;
 	char when[16];
 	struct tm tm;
 
+	if (!c)
+		return NULL;
+	*rows = n;
 	localtime_r(&cur->wall.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	for (size_t i = 0; per_cpu && i < cur->ncpus; i++) {
-		const struct watch_cpu *c = &cur->cpus[i];
-		const struct watch_zone *z = &cur->zones[c->zone];
+	for (size_t i = 0; i < n; i++) {
+		cell *r = &c[i * ncols];
+		const struct watch_zone *z = &cur->zones[per_cpu ? cur->cpus[i].zone : i];
+		size_t k = 0;
 
-		watch_cpu_delta(prev, cur, i, &d);
-		fprintf(out, PER_CPU_FMT, when, cell_int(node, true, z->node), z->name,
-			cell_int(cpus, true, c->cpu), cell_int(pages, true, c->count),
-			cell_int(change, d.have_change, d.change), cell_real(fill, true, c->fill, 1),
-			cell_int(batch, true, c->batch), cell_int(high, true, c->high),
-			cell_real(alloc, d.have_alloc, d.alloc_per_s, 0),
-			cell_real(freed, have_free, free_s, 0));
-	}
-	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
-		const struct watch_zone *z = &cur->zones[i];
+		snprintf(r[k++], sizeof(cell), "%s", when);
+		cell_int(r[k++], true, z->node);
+		snprintf(r[k++], sizeof(cell), "%s", z->name);
+		if (per_cpu) {
+			const struct watch_cpu *u = &cur->cpus[i];
 
-		watch_zone_delta(prev, cur, i, &d);
-		fprintf(out, SUMMARY_FMT, when, cell_int(node, true, z->node), z->name,
-			cell_int(cpus, true, (long long)z->cpus), cell_int(pages, true, (long long)z->pages),
-			cell_int(change, d.have_change, d.change), cell_real(fill, true, z->fill_mean, 1),
-			cell_real(maxfill, true, z->fill_max, 1),
-			cell_range(batch, z->batch_min, z->batch_max),
-			cell_range(high, z->high_lo, z->high_hi),
-			cell_real(alloc, d.have_alloc, d.alloc_per_s, 0),
-			cell_real(freed, have_free, free_s, 0));
+			watch_cpu_delta(prev, cur, i, &d);
+			cell_int(r[k++], true, u->cpu);
+			cell_int(r[k++], true, u->count);
+			cell_int(r[k++], d.have_change, d.change);
+			cell_real(r[k++], true, u->fill, 1);
+			cell_int(r[k++], true, u->batch);
+			cell_int(r[k++], true, u->high);
+		} else {
+			watch_zone_delta(prev, cur, i, &d);
+			cell_int(r[k++], true, (long long)z->cpus);
+			cell_int(r[k++], true, (long long)z->pages);
+			cell_int(r[k++], d.have_change, d.change);
+			cell_real(r[k++], true, z->fill_mean, 1);
+			cell_real(r[k++], true, z->fill_max, 1);
+			cell_range(r[k++], z->batch_min, z->batch_max);
+			cell_range(r[k++], z->high_lo, z->high_hi);
+		}
+		cell_real(r[k++], d.have_alloc, d.alloc_per_s, 0);
+		cell_real(r[k], have_free, free_s, 0);
 	}
+	return c;
+}
+
+int watch_table_fit(struct watch_table *t, const struct watch_sample *first, bool per_cpu,
+		    int termwidth)
+{
+	size_t ncols, rows = 0;
+	const struct column *col = columns(per_cpu, &ncols);
+	cell *c = sample_cells(NULL, first, per_cpu, &rows);
+	int total = -1;
+
+	if (!c)
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
+	t->per_cpu = per_cpu;
+	for (size_t k = 0; k < ncols; k++) {
+		int w = (int)strlen(col[k].name);
+
+		w = w > col[k].least ? w : col[k].least;
+		for (size_t i = 0; i < rows; i++)
+			if ((int)strlen(c[i * ncols + k]) > w)
+				w = (int)strlen(c[i * ncols + k]);
+		t->width[k] = w;
+		t->shown[k] = true;
+		total += w + 1;
+	}
+	free(c);
+	/* A terminal too narrow for every column: the least needed go first. */
+	for (int drop = 1; termwidth > 0 && total > termwidth; drop++) {
+		size_t k = 0;
+
+		while (k < ncols && col[k].drop != drop)
+			k++;
+		if (k == ncols)
+			break;
+		t->shown[k] = false;
+		total -= t->width[k] + 1;
+	}
+	return 0;
+}
+
+const char *watch_table_left_out(const struct watch_table *t, char *buf, size_t size)
+{
+	size_t ncols, len = 0;
+	const struct column *col = columns(t->per_cpu, &ncols);
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < ncols && len < size; k++)
+		if (!t->shown[k])
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+						col[k].name);
+	return buf[0] ? buf : NULL;
+}
+
+static void print_line(FILE *out, const struct watch_table *t, const char *const *text)
+{
+	size_t ncols;
+	const struct column *col = columns(t->per_cpu, &ncols);
+	bool first = true;
+
+	for (size_t k = 0; k < ncols; k++) {
+		if (!t->shown[k])
+			continue;
+		if (!first)
+			fputc(' ', out);
+		first = false;
+		fprintf(out, col[k].left ? "%-*s" : "%*s", t->width[k], text[k]);
+	}
+	fputc('\n', out);
+}
+
+void watch_print_header(FILE *out, const struct watch_table *t)
+{
+	size_t ncols;
+	const struct column *col = columns(t->per_cpu, &ncols);
+	const char *text[WATCH_COLS_MAX];
+
+	for (size_t k = 0; k < ncols; k++)
+		text[k] = col[k].name;
+	print_line(out, t, text);
+}
+
+int watch_print_rows(FILE *out, const struct watch_table *t, const struct watch_sample *prev,
+		     const struct watch_sample *cur)
+{
+	size_t ncols, rows = 0;
+	cell *c = sample_cells(prev, cur, t->per_cpu, &rows);
+
+	if (!c)
+		return -ENOMEM;
+	columns(t->per_cpu, &ncols);
+	for (size_t i = 0; i < rows; i++) {
+		const char *text[WATCH_COLS_MAX];
+
+		for (size_t k = 0; k < ncols; k++)
+			text[k] = c[i * ncols + k];
+		print_line(out, t, text);
+	}
+	free(c);
+	return 0;
 }
 
 static void json_real(const char *key, bool have, double v, const char *fmt)

@@ -10,10 +10,14 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "msg.h"
+#include "numparse.h"
 #include "sysroot.h"
 #include "watch.h"
 
@@ -75,10 +79,46 @@ static int take_sample(struct kernel *k, const struct watch_opts *o,
 	return EXIT_OK;
 }
 
+/*
+ * The width a terminal on standard output gives the table (COLUMNS first,
+ * as libsmartcols takes it), 0 for a pipe or a file, which get every column.
+ */
+static int terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long cols;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (env && parse_long(env, 1, 100000, &cols) == 0)
+		return (int)cols;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The table sized by the first sample, and a note of the columns a terminal left out. */
+static int fit_table(struct watch_table *t, const struct watch_sample *first, bool per_cpu)
+{
+	int width = terminal_width();
+	char left[96];
+
+	if (watch_table_fit(t, first, per_cpu, width)) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (watch_table_left_out(t, left, sizeof(left)))
+		pcp_note("left out for a terminal of %d columns: %s (--json has them all)", width,
+			 left);
+	return EXIT_OK;
+}
+
 int watch_run(const struct sysroot *root, const struct watch_opts *o,
 	      const struct watch_select *sel)
 {
 	struct watch_sample samples[2] = { 0 };
+	struct watch_table table;
 	struct watch_sample *prev = NULL, *cur = &samples[0];
 	struct timespec due;
 	bool vm_warned = false;
@@ -105,15 +145,19 @@ int watch_run(const struct sysroot *root, const struct watch_opts *o,
 		rc = take_sample(k, o, sel, &vm_warned, cur);
 		if (rc)
 			break;
+		if (n == 0 && !o->json && (rc = fit_table(&table, cur, o->per_cpu)))
+			break;
 		if (n == 0 && !o->json && !o->noheadings)
-			watch_print_header(stdout, o->per_cpu);
+			watch_print_header(stdout, &table);
 		if (o->json)
 			watch_print_json(stdout, prev, cur, o->per_cpu);
-		else
-			watch_print_rows(stdout, prev, cur, o->per_cpu);
+		else if (watch_print_rows(stdout, &table, prev, cur)) {
+			pcp_error("out of memory");
+			rc = EXIT_FAIL;
+			break;
+		}
 		/* Each sample goes out whole, to a pipe or a file as well. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			pcp_error("cannot write the output: %s", strerror(errno));
+		if (msg_flush_stdout()) {
 			rc = EXIT_FAIL;
 			break;
 		}

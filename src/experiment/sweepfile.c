@@ -178,7 +178,7 @@ static int read_bests(struct json_object *root, long tasks, struct sweepfile *f,
 
 static int read_file(struct json_object *root, struct sweepfile *f, char *why, size_t why_len)
 {
-	struct json_object *points, *host;
+	struct json_object *points, *host, *pin;
 	long tasks = 0, version;
 	size_t n;
 	int rc;
@@ -198,6 +198,23 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 		return bad(why, why_len, "\"parameter\" is neither \"batch\" nor \"fraction\"");
 	if (!get_long(root, "tasks", 1, INT_MAX, &tasks))
 		return bad(why, why_len, "no \"tasks\" whole number from 1");
+	if ((rc = dup_string(root, "unit", false, &f->unit, why, why_len)))
+		return rc;
+	if (json_object_object_get_ex(root, "runs", NULL) &&
+	    !get_long(root, "runs", 1, INT_MAX, &f->runs))
+		return bad(why, why_len, "\"runs\" is not a whole number from 1");
+	if (json_object_object_get_ex(root, "duration", &pin) &&
+	    !json_object_is_type(pin, json_type_null) &&
+	    (!as_rate(pin, &f->duration) || f->duration == 0))
+		return bad(why, why_len, "\"duration\" is not a number of seconds above 0");
+	pin = member(root, "pinned", json_type_object);
+	if (pin) {
+		const char *other = strcmp(f->parameter, "batch") == 0 ? "fraction" : "batch";
+
+		if (!get_long(pin, other, 0, INT_MAX, &f->pin))
+			return bad(why, why_len, "\"pinned\" has no \"%s\" from 0", other);
+		f->pinned = true;
+	}
 	host = member(root, "host", json_type_object);
 	if (host && ((rc = dup_string(host, "name", false, &f->host, why, why_len)) ||
 		     (rc = dup_string(host, "kernel", false, &f->kernel, why, why_len))))
@@ -233,6 +250,7 @@ void sweepfile_free(struct sweepfile *f)
 	free(f->workload);
 	free(f->host);
 	free(f->kernel);
+	free(f->unit);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -276,7 +294,8 @@ int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why
 
 int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len)
 {
-	FILE *in = fopen(path, "re");
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *in = is_stdin ? stdin : fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
@@ -291,14 +310,16 @@ int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_
 			char *more;
 
 			if (cap > SWEEPFILE_MAX_BYTES) {
-				fclose(in);
+				if (!is_stdin)
+					fclose(in);
 				free(text);
 				return bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
 			}
 			cap = cap ? cap * 2 : 65536;
 			more = realloc(text, cap);
 			if (!more) {
-				fclose(in);
+				if (!is_stdin)
+					fclose(in);
 				free(text);
 				return -ENOMEM;
 			}
@@ -310,7 +331,8 @@ int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_
 			break;
 	}
 	rc = ferror(in) ? -EIO : 0;
-	fclose(in);
+	if (!is_stdin)
+		fclose(in);
 	if (!rc)
 		rc = sweepfile_parse(text, len, f, why, why_len);
 	free(text);

@@ -29,6 +29,12 @@ struct sweepfile {
 	char *parameter;	/* "batch" or "fraction" */
 	char *workload;
 	char *host, *kernel;	/* NULL when the file does not say */
+	/* What older files may lack: NULL, 0, or pinned false. */
+	char *unit;		/* of hmean and the samples, such as "ops/s" */
+	long runs;		/* runs per point */
+	double duration;	/* seconds a run of page_fault1 measures */
+	bool pinned;		/* the setting not swept was held at pin */
+	long pin;
 	struct sweepfile_point *points;
 	size_t npoints;
 };
@@ -44,7 +50,7 @@ struct sweepfile {
  */
 int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why, size_t why_len);
 
-/* Read and parse a file; -errno when it cannot be read, else as above. */
+/* Read and parse a file ("-": standard input); -errno when it cannot be read, else as above. */
 int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_len);
 
 void sweepfile_free(struct sweepfile *f);

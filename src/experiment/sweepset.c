@@ -11,25 +11,35 @@
 
 #include "msg.h"
 
+const char *sweepset_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
 static int load_one(struct sweep_input *x, const char *label)
 {
 	char why[256] = "";
 	int rc = sweepfile_load(x->path, &x->f, why, sizeof(why));
 
 	if (rc == -EBADMSG) {
-		pcp_error("%s is not a sweep's JSON: %s", x->path, why);
+		pcp_error("%s is not a sweep's JSON: %s", sweepset_name(x->path), why);
 		return EXIT_FAIL;
 	}
 	if (rc) {
-		pcp_error("cannot read %s: %s", x->path, strerror(-rc));
+		pcp_error("cannot read %s: %s", sweepset_name(x->path), strerror(-rc));
 		return EXIT_FAIL;
 	}
+	/* A table's column and a chart's legend: the directories would only widen it. */
 	if (label)
 		x->label = strdup(label);
 	else if (x->f.host && x->f.kernel)
 		rc = asprintf(&x->label, "%s %s", x->f.host, x->f.kernel) < 0 ? -ENOMEM : 0;
+	else if (x->f.host)
+		x->label = strdup(x->f.host);
+	else if (strcmp(x->path, "-") == 0)
+		x->label = strdup("stdin");
 	else
-		x->label = strdup(x->path);
+		x->label = strdup(strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path);
 	if (rc || !x->label) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
@@ -60,6 +70,17 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 			  nlabels, n);
 		return EXIT_USAGE;
 	}
+	for (size_t i = 0; i < nlabels; i++)
+		if (!labels[i][0]) {
+			pcp_error("--label: give a name; an empty label leaves its column or line "
+				  "without one");
+			return EXIT_USAGE;
+		}
+	for (size_t i = 0, dash = 0; i < n; i++)
+		if (strcmp(files[i], "-") == 0 && ++dash > 1) {
+			pcp_error("- (standard input) given twice: it can be read once");
+			return EXIT_USAGE;
+		}
 	x = calloc(n, sizeof(*x));
 	if (!x) {
 		pcp_error("out of memory");
@@ -75,7 +96,8 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 		    strcmp(x[i].f.workload, x[0].f.workload) != 0) {
 			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
 				  "%s sweeps of one parameter and one workload",
-				  x[0].path, x[0].f.parameter, x[0].f.workload, x[i].path,
+				  sweepset_name(x[0].path), x[0].f.parameter, x[0].f.workload,
+				  sweepset_name(x[i].path),
 				  x[i].f.parameter, x[i].f.workload, cmd);
 			rc = EXIT_USAGE;
 		}

@@ -12,7 +12,7 @@
 
 struct sweep_input {
 	const char *path;
-	char *label;		/* --label, else "host kernel", else the path */
+	char *label;		/* --label, else "host kernel", else the host, else the file's name */
 	struct sweepfile f;
 };
 
@@ -28,5 +28,8 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 		  struct sweep_input **in, size_t *nin);
 
 void sweepset_free(struct sweep_input *in, size_t nin);
+
+/* A file as messages name it: "-" is standard input. */
+const char *sweepset_name(const char *path);
 
 #endif

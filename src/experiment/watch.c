@@ -251,7 +251,8 @@ int watch_opts_parse(const char *interval, const char *count, struct watch_opts 
 	}
 	o->count = 0;
 	if (count && parse_long(count, 1, LONG_MAX, &o->count)) {
-		pcp_error("--count: invalid \"%s\": give a number of samples, 1 or more", count);
+		pcp_error("--count: invalid \"%s\": give a number of samples from 1 to %ld", count,
+			  LONG_MAX);
 		return -EINVAL;
 	}
 	return 0;

@@ -107,9 +107,26 @@ bool watch_alloc_rate(const struct watch_sample *prev, const struct watch_sample
  * The writers (watch_print.c).  prev is NULL for the first sample, which
  * has no change and no rates yet.
  */
-void watch_print_header(FILE *out, bool per_cpu);
-void watch_print_rows(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
-		      bool per_cpu);
+#define WATCH_COLS_MAX 12
+/* The table's columns: their widths, and which a narrow terminal leaves out. */
+struct watch_table {
+	bool per_cpu;
+	int width[WATCH_COLS_MAX];
+	bool shown[WATCH_COLS_MAX];
+};
+/*
+ * Size the table from its headings and the first sample; with termwidth
+ * above 0, leave out the least needed columns until a row fits in it.
+ * 0 or -ENOMEM.
+ */
+int watch_table_fit(struct watch_table *t, const struct watch_sample *first, bool per_cpu,
+		    int termwidth);
+/* The columns left out, as "MAXFILL%, CPUS" in buf, or NULL when none is. */
+const char *watch_table_left_out(const struct watch_table *t, char *buf, size_t size);
+void watch_print_header(FILE *out, const struct watch_table *t);
+/* 0 or -ENOMEM. */
+int watch_print_rows(FILE *out, const struct watch_table *t, const struct watch_sample *prev,
+		     const struct watch_sample *cur);
 /* One JSON document on one line. */
 void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
 		      bool per_cpu);

@@ -152,6 +152,7 @@ void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out)
 		out->high = in->fraction ? (int)(in->managed / (uint64_t)in->fraction) :
 					   6 * zone_batchsize(in);
 		out->high_min = out->high_max = out->high;
+		out->zero_high = in->fraction && out->high == 0;
 		return;
 	case ERA_HIGH_FRACTION:
 		out->check_high = true;

@@ -85,6 +85,11 @@ struct pcp_expect {
 	 */
 	bool floored;
 	uint64_t share;
+	/*
+	 * Up to 5.13: managed / fraction is 0, and with no floor in those
+	 * kernels high is 0: the list keeps no page.
+	 */
+	bool zero_high;
 };
 
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out);

@@ -23,6 +23,12 @@ struct coldesc {
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_RAW, OUT_PAIRS };
 
+/*
+ * What --raw prints for a value that is not known (FREE_PCT off the live
+ * kernel, HIGH_MIN before 6.13): a field, so awk's $N stays the same column.
+ */
+#define RAW_NONE "-"
+
 struct out_opts {
 	enum out_format format;
 	bool noheadings;

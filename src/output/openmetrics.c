@@ -73,7 +73,7 @@ static void zone_labels(FILE *out, const char *name, const struct zi_zone *z)
 }
 
 int openmetrics_write(FILE *out, const struct zoneinfo *zi, const bool have[NSYSCTLS],
-		      const long value[NSYSCTLS], bool per_cpu)
+		      const long value[NSYSCTLS], bool per_cpu, int journal)
 {
 	bool minmax = zi->pageset_fields & (1u << ZI_HIGH_MIN);
 
@@ -110,6 +110,12 @@ int openmetrics_write(FILE *out, const struct zoneinfo *zi, const bool have[NSYS
 		snprintf(name, sizeof(name), "pcpctl_vm_%s", sysctl_name(s));
 		family_head(out, name, sysctl_help[s]);
 		fprintf(out, "%s %ld\n", name, value[s]);
+	}
+	if (journal >= 0) {
+		family_head(out, "pcpctl_journal_present",
+			    "1 while run/pcpctl/journal is there: a pcpctl change is running, or "
+			    "one was interrupted and pcpctl rollback restores what it recorded.");
+		fprintf(out, "pcpctl_journal_present %d\n", journal > 0);
 	}
 	fputs("# EOF\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -19,10 +19,12 @@
  * Per populated zone (labels node and zone) the pages held, CPUs, batch,
  * high, and high_min/high_max where zoneinfo has them; with per_cpu also
  * each CPU's count, high and batch (label cpu too).  Each sysctl in have[]
- * is a gauge; one the kernel lacks has no sample.  0, or -EIO when out
- * reports an error.
+ * is a gauge; one the kernel lacks has no sample.  journal is 1 when
+ * run/pcpctl/journal is there (a change running, or one interrupted that
+ * needs pcpctl rollback), 0 when not, negative when unknown (no sample).
+ * 0, or -EIO when out reports an error.
  */
 int openmetrics_write(FILE *out, const struct zoneinfo *zi, const bool have[NSYSCTLS],
-		      const long value[NSYSCTLS], bool per_cpu);
+		      const long value[NSYSCTLS], bool per_cpu, int journal);
 
 #endif

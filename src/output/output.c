@@ -225,6 +225,14 @@ static int scols_json_versioned(FILE *out, struct libscols_table *tb, int versio
 		rc = -ENOMEM;
 	if (!rc && strncmp(text, "{\n", 2) != 0)
 		rc = -EIO;
+	/* An empty array is [], as the stream and the reports print it, not "[" and "]" lines. */
+	if (!rc && strchr(text, '[')) {
+		char *open = strchr(text, '['), *close = open + 1;
+
+		close += strspn(close, " \n");
+		if (*close == ']')
+			memmove(open + 1, close, strlen(close) + 1);
+	}
 	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", version, text + 2) < 0)
 		rc = -EIO;
 	free(text);
@@ -234,10 +242,11 @@ static int scols_json_versioned(FILE *out, struct libscols_table *tb, int versio
 int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		     const struct out_opts *opts, const char *name, const struct rows *r)
 {
-	struct libscols_table *tb = columns_table(tbl, sel, opts, name);
+	struct libscols_table *tb;
 	const char *pos = r->buf;
 	int rc = 0;
 
+	tb = columns_table(tbl, sel, opts, name);
 	if (!tb)
 		return -ENOMEM;
 	scols_table_set_stream(tb, out);
@@ -249,10 +258,11 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 		for (size_t c = 0; c < r->ncols && !rc; c++) {
 			struct cell cell = next_cell(&pos);
 			char text[ROWS_CELL_MAX + 1];
+			const char *data = cell.n ? text : opts->format == OUT_RAW ? RAW_NONE : NULL;
 
 			memcpy(text, cell.s, cell.n);
 			text[cell.n] = '\0';
-			if (cell.n && scols_line_set_data(ln, c, text))
+			if (data && scols_line_set_data(ln, c, data))
 				rc = -ENOMEM;
 		}
 	}
@@ -441,6 +451,8 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 				sink_str(s, tbl[sel->idx[c]].name);
 				sink_mem(s, "=\"", 2);
 			}
+			if (!pairs && !cell.n)
+				sink_str(s, RAW_NONE);
 			sink_mem(s, cell.s, cell.n);
 			if (pairs)
 				sink_char(s, '"');
@@ -478,7 +490,11 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", version);
 	sink_str(s, head);
 	sink_str(s, name);
-	sink_str(s, r->nrows ? "\": [\n" : "\": [\n\n");
+	sink_str(s, r->nrows ? "\": [\n" : "\": []\n}\n");
+	if (!r->nrows) {
+		free(key);
+		return 0;
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		char *d = sink_room(s, row_max);
 

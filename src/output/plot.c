@@ -27,6 +27,12 @@
 #define AREA_BARS	300.0
 #define AREA_SMALL	160.0
 #define TICKS		6	/* aimed at, nice steps decide the exact count */
+#define BEST_ROW	18.0	/* a best's label, above its panel's plot area */
+/* Characters that fit across the plot area: 12 px bold, 14 px bold, 12 px. */
+#define BEST_CHARS	88
+#define TITLE_CHARS	76
+#define LEGEND_CHARS	96
+#define SUBTITLE	18.0	/* a second line of the title */
 
 /* A palette that stays apart in print and for the common colour blindness;
  * red is the best point's. */
@@ -35,9 +41,10 @@ static const char *const colour[] = {
 	"#bcbd22", "#17becf",
 };
 
-/* The vertical extent of a panel's plot area. */
+/* The vertical extent of a panel's plot area, and the rows of bests above it. */
 struct frame {
 	double top, bottom;
+	int nbest;
 };
 
 struct axis {
@@ -71,6 +78,79 @@ static void axis_fit(struct axis *a, double lo, double hi)
 	a->step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
 	a->lo = floor(lo / a->step) * a->step;
 	a->hi = ceil(hi / a->step) * a->step;
+}
+
+/*
+ * The swept value's axis.  0 is the kernel's default, not a neighbour of
+ * the smallest value: it has a slot of its own left of the axis, labelled
+ * "default".  Ticks stand only at values a sweep can have (the swept ones,
+ * or powers of two), and a range wider than XLOG_RATIO is drawn on a log2
+ * scale, so that 8..1024 does not crowd 8..64 into a corner.
+ */
+#define XLOG_RATIO	16.0
+#define XTICKS_MAX	12
+#define XDEFAULT_GAP	60.0	/* from the default's slot to the axis */
+#define XPAD		20.0	/* from either end of the axis to its outer values */
+
+struct xscale {
+	bool log, def;		/* log2 scale; a slot for 0 */
+	double lo, hi;		/* the values other than 0 */
+	double px0, px1, def_px;
+	double ticks[XTICKS_MAX];
+	int nticks;
+};
+
+static double x_map(const struct xscale *xs, double v)
+{
+	double f;
+
+	if (xs->def && v == 0)
+		return xs->def_px;
+	if (xs->hi <= xs->lo)
+		return (xs->px0 + xs->px1) / 2;
+	f = xs->log ? (log2(v) - log2(xs->lo)) / (log2(xs->hi) - log2(xs->lo)) :
+		      (v - xs->lo) / (xs->hi - xs->lo);
+	return xs->px0 + f * (xs->px1 - xs->px0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* vals: every x of the panel (n of them), sorted here. */
+static void x_fit(struct xscale *xs, double *vals, size_t n)
+{
+	size_t distinct = 0, first = 0;
+
+	*xs = (struct xscale){ .px0 = LEFT + XPAD, .px1 = W - RIGHT - XPAD };
+	qsort(vals, n, sizeof(*vals), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || vals[i] != vals[distinct - 1])
+			vals[distinct++] = vals[i];
+	if (distinct && vals[0] == 0 && distinct > 1) {
+		xs->def = true;
+		xs->def_px = LEFT + XPAD;
+		xs->px0 = xs->def_px + XDEFAULT_GAP;
+		first = 1;
+	}
+	xs->lo = distinct ? vals[first] : 0;
+	xs->hi = distinct ? vals[distinct - 1] : 0;
+	xs->log = xs->lo > 0 && xs->hi / xs->lo >= XLOG_RATIO && distinct - first >= 3;
+	if (xs->log) {
+		int e0 = (int)ceil(log2(xs->lo) - 1e-9), e1 = (int)floor(log2(xs->hi) + 1e-9);
+		int every = (e1 - e0) / XTICKS_MAX + 1;
+
+		for (int e = e0; e <= e1 && xs->nticks < XTICKS_MAX; e += every)
+			xs->ticks[xs->nticks++] = ldexp(1, e);
+	} else {
+		size_t every = (distinct - first + XTICKS_MAX - 1) / XTICKS_MAX;
+
+		for (size_t i = first; i < distinct && xs->nticks < XTICKS_MAX; i += every ? every : 1)
+			xs->ticks[xs->nticks++] = vals[i];
+	}
 }
 
 static double axis_tick(const struct axis *a, int k)
@@ -184,6 +264,38 @@ static void xml_text(FILE *out, const char *str)
 	}
 }
 
+/*
+ * str cut to at most max characters, the last of them an ellipsis when it
+ * is cut: text an SVG renderer would draw past the canvas.  Widths are
+ * estimates (no font metrics here), so max leaves a margin.
+ */
+static void xml_text_fit(FILE *out, const char *str, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t chars = 0, bytes = 0, cut = 0;
+
+	for (; s[bytes]; chars++) {
+		size_t len = xml_char(s + bytes);
+
+		if (chars + 1 == max)
+			cut = bytes;
+		bytes += len ? len : 1;
+	}
+	if (chars <= max) {
+		xml_text(out, str);
+		return;
+	}
+	for (size_t i = 0; i < cut;) {
+		size_t len = xml_char(s + i);
+		char one[5] = { 0 };
+
+		memcpy(one, s + i, len ? len : 1);
+		xml_text(out, one);
+		i += len ? len : 1;
+	}
+	fputs("\xe2\x80\xa6", out);	/* U+2026 */
+}
+
 static int check_points(const struct plot_point *pts, size_t n)
 {
 	size_t i;
@@ -242,29 +354,51 @@ static int cmp_x(const void *a, const void *b, void *arg)
 	return (xa > xb) - (xa < xb);
 }
 
-/* An axis's tick marks and labels: below the x axis, or left of the y axis (vertical). */
-static void write_ticks(FILE *out, const struct frame *fr, const struct axis *a, bool vertical)
+/* The y axis's tick marks and labels, left of it. */
+static void write_yticks(FILE *out, const struct axis *a)
 {
 	char buf[64];
 
-	fprintf(out, "<g class=\"%s\" font-size=\"12\" text-anchor=\"%s\">\n",
-		vertical ? "yticks" : "xticks", vertical ? "end" : "middle");
+	fputs("<g class=\"yticks\" font-size=\"12\" text-anchor=\"end\">\n", out);
 	for (int k = 0; k < axis_nticks(a); k++) {
 		double v = axis_tick(a, k), p = axis_map(a, v);
-		/* The mark runs out from the axis; the label stands beyond it. */
-		double x1 = vertical ? LEFT - 5 : p, y1 = vertical ? p : fr->bottom;
-		double x2 = vertical ? LEFT : p, y2 = vertical ? p : fr->bottom + 5;
-		double tx = vertical ? LEFT - 8 : p, ty = vertical ? p + 4 : fr->bottom + 20;
 
 		fmt_num(buf, sizeof(buf), v, axis_scale(a), a->step);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
-			x1, y1, x2, y2);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", tx, ty, buf);
+			LEFT - 5, p, LEFT, p);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", LEFT - 8, p + 4, buf);
 	}
 	fputs("</g>\n", out);
 }
 
-static void write_axes(FILE *out, const struct frame *fr, const struct axis *ax,
+/* The x axis's ticks below it, the default's slot first; a log2 axis says so. */
+static void write_xticks(FILE *out, const struct frame *fr, const struct xscale *xs)
+{
+	fputs("<g class=\"xticks\" font-size=\"12\" text-anchor=\"middle\">\n", out);
+	for (int k = -1; k < xs->nticks; k++) {
+		double p = k < 0 ? xs->def_px : x_map(xs, xs->ticks[k]);
+
+		if (k < 0 && !xs->def)
+			continue;
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
+			p, fr->bottom, p, fr->bottom + 5);
+		if (k < 0)
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">default</text>\n", p,
+				fr->bottom + 20);
+		else
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.15g</text>\n", p,
+				fr->bottom + 20, xs->ticks[k]);
+	}
+	if (xs->def)	/* the break between the default's slot and the axis */
+		fprintf(out, "<text class=\"axis-break\" x=\"%.1f\" y=\"%.1f\">//</text>\n",
+			(xs->def_px + xs->px0) / 2, fr->bottom + 4);
+	if (xs->log)
+		fprintf(out, "<text class=\"axis-scale\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">log2 scale</text>\n",
+			W - RIGHT, fr->bottom + BOTTOM - 20);
+	fputs("</g>\n", out);
+}
+
+static void write_axes(FILE *out, const struct frame *fr, const struct xscale *ax,
 		       const struct axis *ay, const char *xlabel, const char *ylabel)
 {
 	int k, nt;
@@ -286,8 +420,8 @@ static void write_axes(FILE *out, const struct frame *fr, const struct axis *ax,
 		LEFT, fr->top, LEFT, fr->bottom);
 	fputs("</g>\n", out);
 
-	write_ticks(out, fr, ax, false);
-	write_ticks(out, fr, ay, true);
+	write_xticks(out, fr, ax);
+	write_yticks(out, ay);
 
 	fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\">",
 		(LEFT + W - RIGHT) / 2, fr->bottom + BOTTOM - 20);
@@ -299,21 +433,29 @@ static void write_axes(FILE *out, const struct frame *fr, const struct axis *ax,
 	fputs("</text>\n", out);
 }
 
-/* What a point's tooltip and a best label call it: the input's label, if any. */
+/*
+ * What a point's tooltip and a best label call it: the input's label, if
+ * any, and the axis's name without what it adds in parentheses.
+ */
 static void write_name(FILE *out, const char *label, const char *xlabel)
 {
+	const char *paren = strstr(xlabel, " (");
+	char *name = paren ? strndup(xlabel, (size_t)(paren - xlabel)) : NULL;
+
 	if (label) {
 		xml_text(out, label);
 		fputs(", ", out);
 	}
-	xml_text(out, xlabel);
+	/* Without memory for the short name, the whole one does. */
+	xml_text(out, name ? name : xlabel);
+	free(name);
 }
 
-static void write_point(FILE *out, const struct axis *ax, const struct axis *ay,
+static void write_point(FILE *out, const struct xscale *ax, const struct axis *ay,
 			const struct plot_point *p, bool bars, const char *label,
 			const char *xlabel, const char *ylabel)
 {
-	double x = axis_map(ax, p->x), y = axis_map(ay, p->y);
+	double x = x_map(ax, p->x), y = axis_map(ay, p->y);
 	double y0 = axis_map(ay, p->ymin), y1 = axis_map(ay, p->ymax);
 
 	if (bars) {
@@ -333,79 +475,128 @@ static void write_point(FILE *out, const struct axis *ax, const struct axis *ay,
 	fputs("</title></circle>\n", out);
 }
 
-/* The k-th best of a panel: labels stack upwards so that they do not overlap. */
-static void write_best(FILE *out, const struct frame *fr, const struct axis *ax,
+/*
+ * The k-th best of a panel: ringed where it is, and named on a row of its
+ * own above the plot area, left-aligned in the series' colour with a ring
+ * as the key, where it can neither leave the canvas nor cross a line.
+ */
+static void write_best(FILE *out, const struct frame *fr, const struct xscale *ax,
 		       const struct axis *ay, const struct plot_point *p, int k,
-		       const char *label, const char *xlabel, const char *ylabel)
+		       const char *colour, const char *label, const char *xlabel,
+		       const char *ylabel)
 {
-	double x = axis_map(ax, p->x), y = axis_map(ay, p->y);
-	double ly = axis_map(ay, p->ymax) - 12 - 15 * k;
-	/* keep the label inside the canvas near either edge */
-	const char *anchor = x > W - RIGHT - 150 ? "end" :
-			     x < LEFT + 150 ? "start" : "middle";
+	double x = x_map(ax, p->x), y = axis_map(ay, p->y);
+	double ly = fr->top - BEST_ROW * (fr->nbest - k) + 4;
 	char buf[64];
 
-	if (ly < fr->top - 8)
-		ly = fr->top - 8;
 	fprintf(out, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n",
 		x, y);
-	fprintf(out, "<text class=\"best-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\" fill=\"#d62728\" text-anchor=\"%s\">best: ",
-		x, ly, anchor);
-	write_name(out, label, xlabel);
+	fprintf(out, "<circle class=\"best-key\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n",
+		LEFT + 6, ly - 4);
+	size_t name = strstr(xlabel, " (") ? (size_t)(strstr(xlabel, " (") - xlabel) : strlen(xlabel);
+	char rest[128];
+	int n;
+
 	/* four significant digits tell apart the neighbours of the best */
 	fmt_num(buf, sizeof(buf), p->y, fabs(p->y), fabs(p->y) / 1000);
-	fprintf(out, " = %.15g, %s ", p->x, buf);
+	if (p->x == 0 && ax->def)
+		n = snprintf(rest, sizeof(rest), " = default (0), %s ", buf);
+	else
+		n = snprintf(rest, sizeof(rest), " = %.15g, %s ", p->x, buf);
+	fprintf(out, "<text class=\"best-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"start\">best: ",
+		LEFT + 16, ly, colour);
+	if (label) {
+		/* The label gives way: its colour and the legend name the series too. */
+		size_t used = sizeof("best: , ") - 1 + name + (size_t)n + strlen(ylabel);
+
+		xml_text_fit(out, label, used < BEST_CHARS - 8 ? BEST_CHARS - used : 8);
+		fputs(", ", out);
+	}
+	write_name(out, NULL, xlabel);
+	fputs(rest, out);
 	xml_text(out, ylabel);
 	fputs("</text>\n", out);
 }
 
-static int write_series(FILE *out, const struct axis *ax, const struct axis *ay,
+static int write_series(FILE *out, const struct xscale *ax, const struct axis *ay,
 			const struct plot_series *se, bool bars, const char *colour,
 			const char *label, const char *xlabel, const char *ylabel)
 {
 	/* the trend line must run left to right whatever the sweep order */
 	size_t *order = malloc(se->n * sizeof(*order));
+	size_t i = 0;
 
 	if (!order)
 		return -ENOMEM;
-	for (size_t i = 0; i < se->n; i++)
-		order[i] = i;
+	for (size_t j = 0; j < se->n; j++)
+		order[j] = j;
 	qsort_r(order, se->n, sizeof(*order), cmp_x, (void *)se->pts);
 
+	/* The default stands apart: a dashed step to the first value, not the line's start. */
+	if (ax->def && se->n > 1 && se->pts[order[0]].x == 0) {
+		fprintf(out, "<line class=\"to-default\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n",
+			x_map(ax, 0), axis_map(ay, se->pts[order[0]].y),
+			x_map(ax, se->pts[order[1]].x), axis_map(ay, se->pts[order[1]].y), colour);
+		i = 1;
+	}
 	fprintf(out, "<polyline class=\"trend\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
 		colour);
-	for (size_t i = 0; i < se->n; i++)
-		fprintf(out, "%s%.1f,%.1f", i ? " " : "",
-			axis_map(ax, se->pts[order[i]].x), axis_map(ay, se->pts[order[i]].y));
+	for (size_t j = i; j < se->n; j++)
+		fprintf(out, "%s%.1f,%.1f", j > i ? " " : "",
+			x_map(ax, se->pts[order[j]].x), axis_map(ay, se->pts[order[j]].y));
 	fputs("\"/>\n", out);
 
 	fprintf(out, "<g class=\"data\" stroke=\"%s\" fill=\"%s\" stroke-width=\"1.5\">\n", colour,
 		colour);
-	for (size_t i = 0; i < se->n; i++)
-		write_point(out, ax, ay, &se->pts[order[i]], bars, label, xlabel, ylabel);
+	for (size_t j = 0; j < se->n; j++)
+		write_point(out, ax, ay, &se->pts[order[j]], bars, label, xlabel, ylabel);
 	fputs("</g>\n", out);
 	free(order);
 	return 0;
+}
+
+static int panel_bests(const struct plot_panel *pa, size_t nseries)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < nseries; i++)
+		n += pa->series[i].best != PLOT_NO_BEST;
+	return n;
+}
+
+/* The height of a panel: its title, its rows of bests, its plot area and what is below. */
+static double panel_height(const struct plot_panel *pa, size_t nseries, bool alone)
+{
+	return (pa->title ? PANEL_TITLE : 0) + BEST_ROW * panel_bests(pa, nseries) + BOTTOM +
+	       (!pa->bars ? AREA_SMALL : alone ? AREA_ALONE : AREA_BARS);
 }
 
 /* One panel from y = at; returns where the next one starts, or -ENOMEM. */
 static double write_panel(FILE *out, double at, const struct plot_panel *pa, bool alone,
 			  const char *const *labels, size_t nseries, const char *xlabel)
 {
-	struct frame fr = { .top = at + (pa->title ? PANEL_TITLE : 0) };
-	struct axis ax = { .px0 = LEFT, .px1 = W - RIGHT };
+	struct frame fr = { .nbest = panel_bests(pa, nseries) };
+	struct xscale ax;
 	struct axis ay;
-	double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+	double ymin = INFINITY, ymax = -INFINITY, *xs;
+	size_t npts = 0;
 	int nbest = 0;
 
+	fr.top = at + (pa->title ? PANEL_TITLE : 0) + BEST_ROW * fr.nbest;
 	fr.bottom = fr.top + (!pa->bars ? AREA_SMALL : alone ? AREA_ALONE : AREA_BARS);
 	ay = (struct axis){ .px0 = fr.bottom, .px1 = fr.top };
+	for (size_t i = 0; i < nseries; i++)
+		npts += pa->series[i].n;
+	/* check_chart gave every panel a point */
+	xs = malloc((npts ? npts : 1) * sizeof(*xs));
+	if (!xs)
+		return -ENOMEM;
+	npts = 0;
 	for (size_t i = 0; i < nseries; i++)
 		for (size_t j = 0; j < pa->series[i].n; j++) {
 			const struct plot_point *p = &pa->series[i].pts[j];
 
-			xmin = fmin(xmin, p->x);
-			xmax = fmax(xmax, p->x);
+			xs[npts++] = p->x;
 			ymin = fmin(ymin, p->ymin);
 			ymax = fmax(ymax, p->ymax);
 		}
@@ -413,7 +604,8 @@ static double write_panel(FILE *out, double at, const struct plot_panel *pa, boo
 	 * top half, where differences of a few percent would vanish. */
 	if (ymin > 0 && ymin <= ymax / 2)
 		ymin = 0;
-	axis_fit(&ax, xmin, xmax);
+	x_fit(&ax, xs, npts);
+	free(xs);
 	axis_fit(&ay, ymin, ymax);
 
 	fputs("<g class=\"panel\"", out);
@@ -423,7 +615,7 @@ static double write_panel(FILE *out, double at, const struct plot_panel *pa, boo
 	if (pa->title) {
 		fprintf(out, "<text class=\"panel-title\" x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
 			LEFT, at + 22);
-		xml_text(out, pa->title);
+		xml_text_fit(out, pa->title, TITLE_CHARS);
 		fputs("</text>\n", out);
 	}
 	write_axes(out, &fr, &ax, &ay, xlabel, pa->ylabel);
@@ -436,7 +628,8 @@ static double write_panel(FILE *out, double at, const struct plot_panel *pa, boo
 	for (size_t i = 0; i < nseries; i++)
 		if (pa->series[i].best != PLOT_NO_BEST)
 			write_best(out, &fr, &ax, &ay, &pa->series[i].pts[pa->series[i].best],
-				   nbest++, labels ? labels[i] : NULL, xlabel, pa->ylabel);
+				   nbest++, colour[i % ARRAY_SIZE(colour)], labels ? labels[i] : NULL,
+				   xlabel, pa->ylabel);
 	fputs("</g>\n", out);
 	return fr.bottom + BOTTOM;
 }
@@ -444,41 +637,53 @@ static double write_panel(FILE *out, double at, const struct plot_panel *pa, boo
 static int write_svg(FILE *out, const char *title, const char *xlabel, const char *const *labels,
 		     size_t nseries, const struct plot_panel *panels, size_t npanels)
 {
-	double h = TOP + (labels ? LEGEND_ROW * (double)nseries : 0);
+	/* A title's second line, after a newline, is its subtitle. */
+	const char *nl = strchr(title, '\n');
+	char *head = nl ? strndup(title, (size_t)(nl - title)) : NULL;
+	double top = TOP + (nl ? SUBTITLE : 0);
+	double h = top + (labels ? LEGEND_ROW * (double)nseries : 0);
 	bool bars = false;
 
+	if (nl && !head)
+		return -ENOMEM;
 	/* the canvas height is the panels' sum: measure them first */
 	for (size_t p = 0; p < npanels; p++) {
 		bars |= panels[p].bars;
-		h += (panels[p].title ? PANEL_TITLE : 0) + BOTTOM +
-		     (!panels[p].bars ? AREA_SMALL : npanels == 1 ? AREA_ALONE : AREA_BARS);
+		h += panel_height(&panels[p], nseries, npanels == 1);
 	}
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
 		W, h, W, h);
 	fputs("<title>", out);
-	xml_text(out, title);
+	xml_text(out, head ? head : title);
 	fputs("</title>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, h);
 	fprintf(out, "<text class=\"title\" x=\"%.1f\" y=\"28\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">",
 		W / 2);
-	xml_text(out, title);
+	xml_text(out, head ? head : title);
 	fputs("</text>\n", out);
+	if (nl) {
+		fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"46\" font-size=\"12\" fill=\"#333333\" text-anchor=\"middle\">",
+			W / 2);
+		xml_text(out, nl + 1);
+		fputs("</text>\n", out);
+	}
+	free(head);
 	if (bars)
-		fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"48\" font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">dot: value, bar: min to max</text>\n",
-			W - RIGHT);
+		fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#555555\" text-anchor=\"end\">dot: value, bar: min to max</text>\n",
+			W - RIGHT, top - 12);
 	for (size_t i = 0; labels && i < nseries; i++) {
-		double y = 48 + LEGEND_ROW * (double)i;
+		double y = top - 12 + LEGEND_ROW * (double)i;
 
 		fprintf(out, "<g class=\"legend-entry\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
 			LEFT, y - 4, LEFT + 24, y - 4, colour[i % ARRAY_SIZE(colour)]);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", LEFT + 30, y);
-		xml_text(out, labels[i]);
+		xml_text_fit(out, labels[i], LEGEND_CHARS);
 		fputs("</text></g>\n", out);
 	}
 
-	h = TOP + (labels ? LEGEND_ROW * (double)nseries : 0);
+	h = top + (labels ? LEGEND_ROW * (double)nseries : 0);
 	for (size_t p = 0; p < npanels; p++) {
 		h = write_panel(out, h, &panels[p], npanels == 1, labels, nseries, xlabel);
 		if (h < 0)

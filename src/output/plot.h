@@ -9,7 +9,10 @@
  * <circle class="best"> and labelled by <text class="best-label">.  A chart
  * of many sweeps has a <g class="panel"> per panel, in each a
  * <polyline class="trend"> per series, and a <g class="legend-entry"> per
- * named series.
+ * named series.  On the x axis, 0 (the kernel's default) stands apart at
+ * the left, labelled "default"; ticks are at the values drawn, or at
+ * powers of two where the values span a factor of 16 or more (log2).  A
+ * title may have a second line, after a newline: its subtitle.
  */
 #ifndef PCPCTL_PLOT_H
 #define PCPCTL_PLOT_H

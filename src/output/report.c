@@ -38,7 +38,7 @@ static void begin(FILE *out, bool json, bool line, long version)
 	rep.level[0].closed = false;
 	if (!json)
 		return;
-	fputs(line ? "{" : "{\n", out);
+	fputc('{', out);
 	print_long(PRINT_JSON, "version", "%ld", version);
 }
 
@@ -58,12 +58,7 @@ void new_json_obj(bool json)
 int delete_json_obj(void)
 {
 	end();
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return 0;
-	/* errno of the failed write, such as ENOSPC: "Input/output error" would hide it. */
-	pcp_error("cannot write the report to standard output: %s",
-		  strerror(errno ? errno : EIO));
-	return -EIO;
+	return msg_flush_stdout() ? -EIO : 0;
 }
 
 void new_report_line(FILE *out, bool json, long version)
@@ -112,8 +107,8 @@ static bool json_member(enum output_type t, const char *key)
 	} else if (!key && rep.level[rep.depth].closed) {
 		fputc(',', rep.out);
 	} else {
-		if (rep.level[rep.depth].started)
-			fputs(",\n", rep.out);
+		/* The newline after an opening bracket waits for a member: empty is [] or {}. */
+		fputs(rep.level[rep.depth].started ? ",\n" : "\n", rep.out);
 		indent(rep.depth + 1);
 	}
 	rep.level[rep.depth].started = true;
@@ -135,8 +130,6 @@ static void open_container(const char *key, char bracket)
 	if (!json_member(PRINT_JSON, key))
 		return;
 	fputc(bracket, rep.out);
-	if (!rep.line)
-		fputc('\n', rep.out);
 	if (rep.depth + 1 < DEPTH_MAX) {
 		rep.depth++;
 		rep.level[rep.depth].started = false;
@@ -148,7 +141,7 @@ static void close_container(char bracket)
 {
 	if (!rep.json)
 		return;
-	if (!rep.line) {
+	if (!rep.line && rep.level[rep.depth].started) {
 		fputc('\n', rep.out);
 		indent(rep.depth);
 	}

@@ -428,6 +428,17 @@ static void clamped_add(struct clamped *c, const struct zi_zone *z, long got, ui
 	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
 }
 
+static void zone_add(struct clamped *c, const struct zi_zone *z, uint64_t managed)
+{
+	int n;
+
+	if (c->len >= sizeof(c->list))
+		return;
+	n = snprintf(c->list + c->len, sizeof(c->list) - c->len, "%snode %d zone %s (%llu pages)",
+		     c->len ? ", " : "", z->node, z->name, (unsigned long long)managed);
+	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
+}
+
 /*
  * What the change gives each populated zone of zi, zoneinfo as it is now,
  * from pcprules, into res->expected, with a warning for each kind of value
@@ -438,7 +449,7 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		   struct change_result *res, struct zoneinfo *zi, bool fill)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	struct clamped floored = { .len = 0 }, capped = { .len = 0 };
+	struct clamped floored = { .len = 0 }, capped = { .len = 0 }, zeroed = { .len = 0 };
 	char why[200];
 	int rc = 0;
 
@@ -486,6 +497,8 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		res->nexpected++;
 		if (want.floored)
 			clamped_add(&floored, z, want.high_min, want.share);
+		if (want.zero_high)
+			zone_add(&zeroed, z, in.managed);
 		if (ex->targeted[SYSCTL_BATCH] && want_batch < ex->value[SYSCTL_BATCH] &&
 		    pcp_default_batch(&in) == pcp_batch_cap(r->page_shift))
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
@@ -494,6 +507,11 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
 			 "/ CPUs is less: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
 			 floored.list);
+	if (!rc && zeroed.len)
+		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
+			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
+			 "goes back to the zone: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
+			 zeroed.list);
 	if (!rc && capped.len)
 		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
 			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",

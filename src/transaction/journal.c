@@ -395,9 +395,8 @@ static int read_raw(const struct sysroot *root, char *buf, size_t size, size_t *
 	}
 	if (fd < 0)
 		return fd;
-	if (!run_file_is_private(fd)) {
+	if (!run_file_is_private(fd, why, whylen)) {
 		close(fd);
-		snprintf(why, whylen, "it is not a private regular file of uid %u", (unsigned)geteuid());
 		return -EBADMSG;
 	}
 	n = read(fd, buf, size - 1);

@@ -64,18 +64,31 @@ out:
 	return rc;
 }
 
-/* A file we own, regular, not linked elsewhere: anything else was planted. */
-bool run_file_is_private(int fd)
+bool run_file_is_private(int fd, char *why, size_t whylen)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	       st.st_nlink == 1 && !(st.st_mode & 077);
+	if (fstat(fd, &st) < 0)
+		snprintf(why, whylen, "cannot inspect it: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, whylen, "not a regular file");
+	else if (st.st_uid != geteuid())
+		snprintf(why, whylen, "owned by uid %u, not by uid %u", (unsigned)st.st_uid,
+			 (unsigned)geteuid());
+	else if (st.st_nlink != 1)
+		snprintf(why, whylen, "%lu hard links to it, not 1", (unsigned long)st.st_nlink);
+	else if (st.st_mode & 077)
+		snprintf(why, whylen, "mode %04o, where only its owner may read or write it (0600)",
+			 (unsigned)(st.st_mode & 07777));
+	else
+		return true;
+	return false;
 }
 
 int lock_acquire(const struct sysroot *root)
 {
 	const char *path = sysroot_name(root, PATH_LOCK);
+	char why[128];
 	int fd, rc;
 
 	rc = run_dir(root);
@@ -87,9 +100,8 @@ int lock_acquire(const struct sysroot *root)
 			  fd == -ELOOP ? "it is a symbolic link; remove it" : strerror(-fd));
 		return fd;
 	}
-	if (!run_file_is_private(fd)) {
-		pcp_error("refusing the lock %s: not a private regular file of uid %u; remove it",
-			  path, (unsigned)geteuid());
+	if (!run_file_is_private(fd, why, sizeof(why))) {
+		pcp_error("refusing the lock %s: %s; remove it", path, why);
 		close(fd);
 		return -EPERM;
 	}

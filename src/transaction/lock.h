@@ -7,6 +7,7 @@
 #define PCPCTL_LOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct sysroot;
 
@@ -21,7 +22,11 @@ struct sysroot;
 int lock_acquire(const struct sysroot *root);
 void lock_release(int fd);
 
-/* A file we own, regular, not linked elsewhere: anything else was planted. */
-bool run_file_is_private(int fd);
+/*
+ * A file we own, regular, not linked elsewhere, that nobody else may read
+ * or write: anything else was planted.  When it is not, why says what was
+ * found (its mode, owner, links or type), for the message that refuses it.
+ */
+bool run_file_is_private(int fd, char *why, size_t whylen);
 
 #endif

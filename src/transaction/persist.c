@@ -14,14 +14,30 @@
 #include "numparse.h"
 #include "sysroot.h"
 
-/* The first line marks the file as ours; we never rewrite one without it. */
-#define PERSIST_HEADER "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
+/*
+ * The first line marks the file as ours; we never rewrite one without it.
+ * It names no option: --persist and --persist-only both write the file.
+ * Files of versions before it have the old line, which names --persist.
+ */
+#define PERSIST_HEADER "# Written by pcpctl; pcpctl reset --persist removes it.\n"
+#define PERSIST_HEADER_OLD "# Written by pcpctl set --persist; pcpctl reset --persist removes it.\n"
+
+/* The length of the header text starts with, 0 when it has none. */
+static size_t header_len(const char *text)
+{
+	if (strncmp(text, PERSIST_HEADER, strlen(PERSIST_HEADER)) == 0)
+		return strlen(PERSIST_HEADER);
+	if (strncmp(text, PERSIST_HEADER_OLD, strlen(PERSIST_HEADER_OLD)) == 0)
+		return strlen(PERSIST_HEADER_OLD);
+	return 0;
+}
 
 int persist_read(const struct sysroot *root, struct persisted *p)
 {
 	char *path = sysroot_path(root, PATH_PERSIST);
 	char buf[PERSIST_MAX + 1], *line, *save;
 	struct stat st;
+	size_t head = 0;
 	ssize_t n;
 	int fd;
 
@@ -45,13 +61,16 @@ int persist_read(const struct sysroot *root, struct persisted *p)
 	}
 	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -1;
 	close(fd);
-	if (n < 0 || n > PERSIST_MAX || strncmp(buf, PERSIST_HEADER, strlen(PERSIST_HEADER)) != 0) {
+	if (n >= 0 && n <= PERSIST_MAX) {
+		buf[n] = '\0';
+		head = header_len(buf);
+	}
+	if (!head) {
 		pcp_error("refusing to manage %s: it was not written by pcpctl; move it away", path);
 		free(path);
 		return -EPERM;
 	}
-	buf[n] = '\0';
-	for (line = strtok_r(buf + strlen(PERSIST_HEADER), "\n", &save); line;
+	for (line = strtok_r(buf + head, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char key[64];
 		char value[32];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "msg.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,27 @@ void pcp_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	say("note: ", true, fmt, ap);
 	va_end(ap);
+}
+
+void msg_stdout_failed(int err)
+{
+	pcp_error("cannot write to standard output: %s", strerror(err));
+}
+
+int msg_flush_stdout(void)
+{
+	/* An earlier write that failed left its errno, a failing flush sets its own. */
+	int err = errno;
+
+	if (fflush(stdout) != 0)
+		err = errno;
+	else if (!ferror(stdout))
+		return 0;
+	/* errno of the failed write, such as ENOSPC: "Input/output error" would hide it. */
+	if (!err)
+		err = EIO;
+	msg_stdout_failed(err);
+	return -err;
 }
 
 void msg_record(bool on)

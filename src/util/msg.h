@@ -27,6 +27,14 @@ void pcp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * msg_record(false) forgets them.  msg_recorded gives them in order.
  */
 void msg_record(bool on);
+
+/*
+ * Flush standard output; when it or an earlier write failed, say so in the
+ * one wording every command uses and return -errno, else 0.
+ */
+int msg_flush_stdout(void);
+/* The same message for a write that failed with err (a positive errno). */
+void msg_stdout_failed(int err);
 size_t msg_recorded(const char *const **list);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "suggest.h"
 
+#include <ctype.h>
 #include <string.h>
 
 bool one_edit_apart(const char *a, const char *b)
@@ -33,6 +34,39 @@ const char *suggest_name(const char *typo, const char *const *names, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		if (!one_edit_apart(typo, names[i]))
+			continue;
+		if (found && strcmp(found, names[i]) != 0)
+			return NULL;
+		found = names[i];
+	}
+	return found;
+}
+
+/* Names longer than this are no typo of any name pcpctl has. */
+#define FOLD_MAX 64
+
+static bool fold(const char *s, char out[FOLD_MAX])
+{
+	size_t i = 0;
+
+	for (; s[i]; i++) {
+		if (i + 1 == FOLD_MAX)
+			return false;
+		out[i] = (char)tolower((unsigned char)s[i]);
+	}
+	out[i] = '\0';
+	return true;
+}
+
+const char *suggest_name_fold(const char *typo, const char *const *names, size_t n)
+{
+	char t[FOLD_MAX], name[FOLD_MAX];
+	const char *found = NULL;
+
+	if (!fold(typo, t))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!fold(names[i], name) || (strcmp(t, name) != 0 && !one_edit_apart(t, name)))
 			continue;
 		if (found && strcmp(found, names[i]) != 0)
 			return NULL;

@@ -18,4 +18,11 @@ bool one_edit_apart(const char *a, const char *b);
  */
 const char *suggest_name(const char *typo, const char *const *names, size_t n);
 
+/*
+ * As suggest_name, for names matched without regard to case (columns,
+ * zones, or a command typed in capitals): a typo that differs from a name
+ * in case only is that name.
+ */
+const char *suggest_name_fold(const char *typo, const char *const *names, size_t n);
+
 #endif

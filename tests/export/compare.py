@@ -7,6 +7,7 @@ count of series checked; exits 1 on a mismatch.
 
 Usage: compare.py PCPCTL SYSROOT TEXTFILE [--per-cpu]"""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -52,6 +53,9 @@ if per_cpu:
 for name, value in run("status", "--json")["settings"].items():
     if value is not None:
         want[("pcpctl_vm_" + name, ())] = value
+
+# The journal's gauge: whether the tree has run/pcpctl/journal.
+want[("pcpctl_journal_present", ())] = int(os.path.exists(os.path.join(root, "run/pcpctl/journal")))
 
 failures = 0
 for key in sorted(want):
