@@ -24,6 +24,7 @@
 #include "report.h"
 #include "stats.h"
 #include "sysload.h"
+#include "sysroot.h"
 #include "welch.h"
 #include "workload.h"
 
@@ -446,7 +447,8 @@ static bool another_run(const struct plan *p, const struct point *pt, long done)
  * Run the workload at the current setting; samples are page_fault1's ops/s
  * per second, or one per run of a COMMAND (its metric, or runs/s).
  */
-static int measure(const struct sweep_opts *o, const struct plan *p, struct point *pt)
+static int measure(const struct sysroot *live, const struct sweep_opts *o, const struct plan *p,
+		   struct point *pt)
 {
 	struct sysload_mark begin, end;
 	int rc;
@@ -458,7 +460,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		if (rc)
 			return rc;
 	}
-	rc = sysload_mark(&begin);
+	rc = sysload_mark(live, &begin);
 	if (!rc && o->lockprof)
 		rc = lockprof_start(o->lockprof);
 	for (long r = 0; !rc && (o->command ? another_run(p, pt, r) : r < p->runs); r++) {
@@ -509,7 +511,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			rc = lrc;
 	}
 	if (!rc)
-		rc = sysload_mark(&end);
+		rc = sysload_mark(live, &end);
 	if (!rc)
 		rc = sysload_diff(&begin, &end, &pt->load);
 	if (!rc)
@@ -846,6 +848,8 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
 	struct kernel *k = NULL;
+	/* The workload runs here whatever --sysroot says: its load is the live system's. */
+	struct sysroot *live = NULL;
 	size_t npts = 0, measured = 0;
 	struct plan p;
 	int rc, end_rc;
@@ -854,10 +858,11 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (rc)
 		goto out;
 	k = kernel_open(root);
+	live = sysroot_open(NULL);
 	npts = p.n * p.ntasks;
 	pts = calloc(npts, sizeof(*pts));
 	verdicts = calloc(p.ntasks, sizeof(*verdicts));
-	if (!k || !pts || !verdicts) {
+	if (!k || !live || !pts || !verdicts) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -891,7 +896,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			pt->value = p.values[v];
 			pt->tasks = p.tasks[t];
 			pt->high = high;
-			rc = measure(o, &p, pt);
+			rc = measure(live, o, &p, pt);
 			if (rc) {
 				if (rc != -EINTR && rc != -ECANCELED) {
 					char words[40];
@@ -946,5 +951,6 @@ out:
 		close(p.log_fd);
 	if (k)
 		k->ops->close(k);
+	sysroot_free(live);
 	return rc;
 }

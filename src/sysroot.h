@@ -15,6 +15,8 @@
 
 #define PATH_ZONEINFO		"/proc/zoneinfo"
 #define PATH_VMSTAT		"/proc/vmstat"
+#define PATH_MEMINFO		"/proc/meminfo"
+#define PATH_STAT		"/proc/stat"
 #define PATH_OSRELEASE		"/proc/sys/kernel/osrelease"
 #define PATH_HOSTNAME		"/proc/sys/kernel/hostname"
 #define PATH_CPUINFO		"/proc/cpuinfo"
