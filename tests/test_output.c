@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,40 @@ static void add_row(struct rows *r, const size_t *idx, size_t n, int i)
 	assert_int_equal(rows_end(r), 0);
 }
 
+/* The white space outside JSON strings taken out, in place. */
+static void squeeze_json(char *s)
+{
+	bool in_string = false;
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (in_string && *r == '\\' && r[1]) {
+			*w++ = *r++;
+		} else if (*r == '"') {
+			in_string = !in_string;
+		} else if (!in_string && strchr(" \n\t", *r)) {
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/*
+ * The stream writer prints JSON as libsmartcols 2.37 to 2.39 do, byte for
+ * byte, on every system.  Other versions lay the same JSON out otherwise:
+ * 2.36 (bullseye) a row to a line, later ones an empty array as "[]".
+ */
+static bool scols_lays_json_out_as_stream(void)
+{
+	const char *ver = NULL;
+	int major = 0, minor = 0;
+
+	scols_get_library_version(&ver);
+	return ver && sscanf(ver, "%d.%d", &major, &minor) == 2 && major == 2 &&
+	       minor >= 37 && minor <= 39;
+}
+
 static void test_parity(void **state)
 {
 	static const size_t orders[][5] = {
@@ -79,6 +114,7 @@ static void test_parity(void **state)
 	static const size_t lens[] = { 5, 5, 2, 2, 1, 1, 3 };
 	static const enum out_format formats[] = { OUT_TABLE, OUT_RAW, OUT_PAIRS, OUT_JSON };
 	static const size_t nrows[] = { 0, 1, 2, 17 };
+	bool json_bytes = scols_lays_json_out_as_stream();
 	size_t compared = 0;
 
 	(void)state;
@@ -108,10 +144,17 @@ static void test_parity(void **state)
 						assert_string_equal(strchr(b, '\n'), "\n");
 						assert_memory_equal(b, cols[orders[o][0]].name,
 								    strlen(cols[orders[o][0]].name));
-					} else if (strcmp(a, b) != 0)
-						fail_msg("format %zu, noheadings %d, %zu rows, columns #%zu:\n"
-							 "libsmartcols:\n%s\nstream:\n%s",
-							 f, noheadings, nrows[n], o, a, b);
+					} else {
+						if (formats[f] == OUT_JSON && !json_bytes) {
+							squeeze_json(a);
+							squeeze_json(b);
+						}
+						if (strcmp(a, b) != 0)
+							fail_msg("format %zu, noheadings %d, %zu rows, "
+								 "columns #%zu:\nlibsmartcols:\n%s\n"
+								 "stream:\n%s", f, noheadings, nrows[n], o,
+								 a, b);
+					}
 					free(a);
 					free(b);
 					rows_free(&r);
