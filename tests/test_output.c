@@ -91,12 +91,26 @@ static void squeeze_json(char *s)
 	*w = '\0';
 }
 
+/* Runs of blanks made one, and none at the start of a line, in place. */
+static void squeeze_blanks(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (*r == ' ' && (w == s || w[-1] == ' ' || w[-1] == '\n'))
+			continue;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
 /*
- * The stream writer prints JSON as libsmartcols 2.37 to 2.39 do, byte for
- * byte, on every system.  Other versions lay the same JSON out otherwise:
- * 2.36 (bullseye) a row to a line, later ones an empty array as "[]".
+ * The stream writer prints as libsmartcols 2.37 to 2.39 do, byte for byte,
+ * on every system.  Other versions lay the same cells out otherwise: 2.36
+ * (bullseye) prints a JSON row to a line; 2.41 and 2.42 (trixie, forky)
+ * size table columns to the cells alone when the headings are not printed.
  */
-static bool scols_lays_json_out_as_stream(void)
+static bool scols_lays_out_as_stream(void)
 {
 	const char *ver = NULL;
 	int major = 0, minor = 0;
@@ -114,7 +128,7 @@ static void test_parity(void **state)
 	static const size_t lens[] = { 5, 5, 2, 2, 1, 1, 3 };
 	static const enum out_format formats[] = { OUT_TABLE, OUT_RAW, OUT_PAIRS, OUT_JSON };
 	static const size_t nrows[] = { 0, 1, 2, 17 };
-	bool json_bytes = scols_lays_json_out_as_stream();
+	bool same_layout = scols_lays_out_as_stream();
 	size_t compared = 0;
 
 	(void)state;
@@ -145,9 +159,13 @@ static void test_parity(void **state)
 						assert_memory_equal(b, cols[orders[o][0]].name,
 								    strlen(cols[orders[o][0]].name));
 					} else {
-						if (formats[f] == OUT_JSON && !json_bytes) {
+						if (formats[f] == OUT_JSON && !same_layout) {
 							squeeze_json(a);
 							squeeze_json(b);
+						}
+						if (formats[f] == OUT_TABLE && noheadings && !same_layout) {
+							squeeze_blanks(a);
+							squeeze_blanks(b);
 						}
 						if (strcmp(a, b) != 0)
 							fail_msg("format %zu, noheadings %d, %zu rows, "
