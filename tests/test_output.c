@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,54 @@ static void add_row(struct rows *r, const size_t *idx, size_t n, int i)
 	assert_int_equal(rows_end(r), 0);
 }
 
+/* The white space outside JSON strings taken out, in place. */
+static void squeeze_json(char *s)
+{
+	bool in_string = false;
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (in_string && *r == '\\' && r[1]) {
+			*w++ = *r++;
+		} else if (*r == '"') {
+			in_string = !in_string;
+		} else if (!in_string && strchr(" \n\t", *r)) {
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/* Runs of blanks made one, and none at the start of a line, in place. */
+static void squeeze_blanks(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (*r == ' ' && (w == s || w[-1] == ' ' || w[-1] == '\n'))
+			continue;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/*
+ * The stream writer prints as libsmartcols 2.37 to 2.39 do, byte for byte,
+ * on every system.  Other versions lay the same cells out otherwise: 2.36
+ * (bullseye) prints a JSON row to a line; 2.41 and 2.42 (trixie, forky)
+ * size table columns to the cells alone when the headings are not printed.
+ */
+static bool scols_lays_out_as_stream(void)
+{
+	const char *ver = NULL;
+	int major = 0, minor = 0;
+
+	scols_get_library_version(&ver);
+	return ver && sscanf(ver, "%d.%d", &major, &minor) == 2 && major == 2 &&
+	       minor >= 37 && minor <= 39;
+}
+
 static void test_parity(void **state)
 {
 	static const size_t orders[][5] = {
@@ -79,6 +128,7 @@ static void test_parity(void **state)
 	static const size_t lens[] = { 5, 5, 2, 2, 1, 1, 3 };
 	static const enum out_format formats[] = { OUT_TABLE, OUT_RAW, OUT_PAIRS, OUT_JSON };
 	static const size_t nrows[] = { 0, 1, 2, 17 };
+	bool same_layout = scols_lays_out_as_stream();
 	size_t compared = 0;
 
 	(void)state;
@@ -108,10 +158,21 @@ static void test_parity(void **state)
 						assert_string_equal(strchr(b, '\n'), "\n");
 						assert_memory_equal(b, cols[orders[o][0]].name,
 								    strlen(cols[orders[o][0]].name));
-					} else if (strcmp(a, b) != 0)
-						fail_msg("format %zu, noheadings %d, %zu rows, columns #%zu:\n"
-							 "libsmartcols:\n%s\nstream:\n%s",
-							 f, noheadings, nrows[n], o, a, b);
+					} else {
+						if (formats[f] == OUT_JSON && !same_layout) {
+							squeeze_json(a);
+							squeeze_json(b);
+						}
+						if (formats[f] == OUT_TABLE && noheadings && !same_layout) {
+							squeeze_blanks(a);
+							squeeze_blanks(b);
+						}
+						if (strcmp(a, b) != 0)
+							fail_msg("format %zu, noheadings %d, %zu rows, "
+								 "columns #%zu:\nlibsmartcols:\n%s\n"
+								 "stream:\n%s", f, noheadings, nrows[n], o,
+								 a, b);
+					}
 					free(a);
 					free(b);
 					rows_free(&r);

@@ -175,6 +175,25 @@ static void read_vmstat_fixture(struct vm_counters *c)
 	free(text);
 }
 
+/* MemFree, which FREE_PCT divides by, from a real /proc/meminfo. */
+static void test_meminfo_memfree(void **state)
+{
+	char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(read_whole_file(FIXTURE_DIR "/proc/live-6.18-2cpu/proc/meminfo", &text, &len), 0);
+	assert_int_equal(meminfo_memfree_kib(text), 21073628);
+	free(text);
+	assert_int_equal(meminfo_memfree_kib("MemTotal: 8 kB\nMemFree:   12 kB\n"), 12);
+	assert_int_equal(meminfo_memfree_kib("MemTotal: 8 kB\n"), -1);
+	assert_int_equal(meminfo_memfree_kib("MemFree: x kB\n"), -1);
+	assert_int_equal(meminfo_memfree_kib("MemFree: 12\n"), -1);
+	assert_int_equal(meminfo_memfree_kib("MemFree: 12 MB\n"), -1);
+	assert_int_equal(meminfo_memfree_kib("MemFree: 99999999999999999999 kB\n"), -1);
+	assert_int_equal(meminfo_memfree_kib(""), -1);
+}
+
 static void test_vmstat_parse(void **state)
 {
 	struct vm_counters c;
@@ -393,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_selection_and_per_cpu),
 		cmocka_unit_test(test_changes),
 		cmocka_unit_test(test_vmstat_parse),
+		cmocka_unit_test(test_meminfo_memfree),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_table_rows),

@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "sysload.h"
+#include "sysroot.h"
 #include "workload.h"
 
 static int cpus[2];
@@ -154,15 +155,18 @@ static void test_sysload_pf1(void **state)
 		.cpus = cpus, .ncpus = ncpus,
 		.duration_s = 0.3, .interval_s = 0.3, .map_bytes = 4 << 20,
 	};
+	struct sysroot *live = sysroot_open(NULL);
 	struct sysload_mark b, e;
 	struct sysload_point p;
 	double *samples = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(sysload_mark(&b), 0);
+	assert_non_null(live);
+	assert_int_equal(sysload_mark(live, &b), 0);
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
-	assert_int_equal(sysload_mark(&e), 0);
+	assert_int_equal(sysload_mark(live, &e), 0);
+	sysroot_free(live);
 	assert_int_equal(sysload_diff(&b, &e, &p), 0);
 	assert_int_equal(n, 1);
 	/* each op is a fault that allocates a page, and the page is freed */
@@ -176,6 +180,52 @@ static void test_sysload_pf1(void **state)
 	assert_int_equal(sysload_diff(&e, &b, &p), -EINVAL);
 	free(samples);
 	assert_no_children();
+}
+
+/* /proc/stat and /proc/vmstat captured together on a 6.18 machine with 2 CPUs. */
+static void test_sysload_captured(void **state)
+{
+	struct sysroot *tree = sysroot_open(FIXTURE_DIR "/proc/live-6.18-2cpu");
+	struct sysroot *empty = sysroot_open(FIXTURE_DIR "/vmstat");
+	struct sysload_mark m;
+
+	(void)state;
+	assert_non_null(tree);
+	assert_non_null(empty);
+	assert_int_equal(sysload_mark(tree, &m), 0);
+	/* cpu  26826 2776 8176 21525 398 0 107 47 0 0: user nice system irq softirq */
+	assert_int_equal(m.busy_ticks, 26826 + 2776 + 8176 + 0 + 107);
+	assert_int_equal(m.steal_ticks, 47);
+	/* pgalloc_dma, _dma32, _normal, _movable; no HighMem on x86-64 */
+	assert_int_equal(m.pgalloc, 17489241);
+	assert_int_equal(m.pgfree, 18599685);
+	assert_int_equal(m.pgfault, 20516208);
+	/* a tree without the files: reading them fails, nothing is made up */
+	assert_int_equal(sysload_mark(empty, &m), -ENOENT);
+	sysroot_free(tree);
+	sysroot_free(empty);
+}
+
+static void test_stat_parse_ticks(void **state)
+{
+	unsigned long long busy = 0, steal = 0;
+
+	(void)state;
+	assert_int_equal(stat_parse_ticks("cpu  1 2 3 100 5 6 7 8 9 10\ncpu0 1 2 3 100 5 6 7 8 9 10\n",
+					  &busy, &steal), 0);
+	assert_int_equal(busy, 1 + 2 + 3 + 6 + 7);
+	assert_int_equal(steal, 8);
+	/* guest and guest_nice are optional (before 2.6.24 and 2.6.33) */
+	assert_int_equal(stat_parse_ticks("cpu  1 1 1 1 1 1 1 4\n", &busy, &steal), 0);
+	assert_int_equal(steal, 4);
+	/* no steal field, a per-CPU line first, damage: not /proc/stat */
+	assert_int_equal(stat_parse_ticks("cpu  1 2 3 4 5 6 7\n", &busy, &steal), -EINVAL);
+	assert_int_equal(stat_parse_ticks("cpu0 1 2 3 4 5 6 7 8\n", &busy, &steal), -EINVAL);
+	assert_int_equal(stat_parse_ticks("cpu  1 2 3 4 5 6 7 x\n", &busy, &steal), -EINVAL);
+	assert_int_equal(stat_parse_ticks("cpu  1 2 3 4 5 6 7 -8\n", &busy, &steal), -EINVAL);
+	assert_int_equal(stat_parse_ticks("cpu  99999999999999999999999 2 3 4 5 6 7 8\n",
+					  &busy, &steal), -EINVAL);
+	assert_int_equal(stat_parse_ticks("", &busy, &steal), -EINVAL);
 }
 
 static void test_pf1_stop(void **state)
@@ -403,6 +453,8 @@ int main(void)
 		cmocka_unit_test(test_pf1_tiny),
 		cmocka_unit_test(test_pf1_enough),
 		cmocka_unit_test(test_sysload_pf1),
+		cmocka_unit_test(test_sysload_captured),
+		cmocka_unit_test(test_stat_parse_ticks),
 		cmocka_unit_test(test_pf1_stop),
 		cmocka_unit_test(test_pf1_invalid),
 		cmocka_unit_test(test_pf1_offline_cpu),

@@ -26,6 +26,7 @@
 #include "stats.h"
 #include "sweepset.h"
 #include "sysload.h"
+#include "sysroot.h"
 #include "welch.h"
 #include "workload.h"
 
@@ -533,7 +534,8 @@ static bool another_run(const struct plan *p, const struct point *pt, long done)
  * Run the workload at the current setting; samples are page_fault1's ops/s
  * per second, or one per run of a COMMAND (its metric, or runs/s).
  */
-static int measure(const struct sweep_opts *o, const struct plan *p, struct point *pt)
+static int measure(const struct sysroot *live, const struct sweep_opts *o, const struct plan *p,
+		   struct point *pt)
 {
 	struct sysload_mark begin, end;
 	int rc;
@@ -545,7 +547,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 		if (rc)
 			return rc;
 	}
-	rc = sysload_mark(&begin);
+	rc = sysload_mark(live, &begin);
 	if (!rc && o->lockprof)
 		rc = lockprof_start(o->lockprof);
 	for (long r = 0; !rc && (o->command ? another_run(p, pt, r) : r < p->runs); r++) {
@@ -596,7 +598,7 @@ static int measure(const struct sweep_opts *o, const struct plan *p, struct poin
 			rc = lrc;
 	}
 	if (!rc)
-		rc = sysload_mark(&end);
+		rc = sysload_mark(live, &end);
 	if (!rc)
 		rc = sysload_diff(&begin, &end, &pt->load);
 	if (!rc)
@@ -1122,6 +1124,8 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
 	struct kernel *k = NULL;
+	/* The workload runs here whatever --sysroot says: its load is the live system's. */
+	struct sysroot *live = NULL;
 	size_t npts = 0, measured = 0;
 	struct plan p;
 	int rc, end_rc;
@@ -1130,10 +1134,11 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (rc)
 		goto out;
 	k = kernel_open(root);
+	live = sysroot_open(NULL);
 	npts = p.n * p.ntasks;
 	pts = calloc(npts, sizeof(*pts));
 	verdicts = calloc(p.ntasks, sizeof(*verdicts));
-	if (!k || !pts || !verdicts) {
+	if (!k || !live || !pts || !verdicts) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -1175,7 +1180,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			pt->value = p.values[v];
 			pt->tasks = p.tasks[t];
 			pt->high = high;
-			rc = measure(o, &p, pt);
+			rc = measure(live, o, &p, pt);
 			if (rc) {
 				if (rc != -EINTR && rc != -ECANCELED) {
 					char words[40];
@@ -1228,5 +1233,6 @@ out:
 	apply_session_free(&session);
 	if (k)
 		k->ops->close(k);
+	sysroot_free(live);
 	return rc;
 }

@@ -6,85 +6,85 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <libproc2/stat.h>
-#include <libproc2/vmstat.h>
-
 #include "c.h"
+#include "kernel.h"
+#include "sysroot.h"
 
-static const enum vmstat_item pgalloc_items[] = {
-	VMSTAT_PGALLOC_DMA, VMSTAT_PGALLOC_DMA32, VMSTAT_PGALLOC_NORMAL,
-	VMSTAT_PGALLOC_HIGH, VMSTAT_PGALLOC_MOVABLE,
+static const enum vm_counter pgalloc_counters[] = {
+	VM_PGALLOC_DMA, VM_PGALLOC_DMA32, VM_PGALLOC_NORMAL,
+	VM_PGALLOC_HIGH, VM_PGALLOC_MOVABLE,
 };
 
-/* A fresh context per read: libproc2 rereads a kept context at most once
- * a second, and a mark must be of this moment. */
-static int read_vmstat(struct sysload_mark *m)
+/* Re-read at every mark: a mark must be of this moment. */
+static int read_vmstat(const struct sysroot *root, struct sysload_mark *m)
 {
-	struct vmstat_info *info = NULL;
-	struct vmstat_result *r;
-	size_t i;
-	int rc;
+	struct vm_counters c;
+	char *text;
+	size_t len, i;
+	int rc = sysroot_read_file(root, PATH_VMSTAT, &text, &len);
 
-	rc = procps_vmstat_new(&info);
-	if (rc < 0)
+	if (rc)
 		return rc;
+	rc = vmstat_parse(text, &c);
+	free(text);
+	if (rc)
+		return rc;
+	/* a zone this kernel lacks has no pgalloc line: it allocated nothing */
 	m->pgalloc = 0;
-	for (i = 0; i < ARRAY_SIZE(pgalloc_items); i++) {
-		/* a zone this kernel lacks reads as 0 */
-		r = procps_vmstat_get(info, pgalloc_items[i]);
-		if (!r)
-			goto fail;
-		m->pgalloc += r->result.ul_int;
-	}
-	if (!(r = procps_vmstat_get(info, VMSTAT_PGFREE)))
-		goto fail;
-	m->pgfree = r->result.ul_int;
-	if (!(r = procps_vmstat_get(info, VMSTAT_PGFAULT)))
-		goto fail;
-	m->pgfault = r->result.ul_int;
-	procps_vmstat_unref(&info);
+	for (i = 0; i < ARRAY_SIZE(pgalloc_counters); i++)
+		m->pgalloc += c.value[pgalloc_counters[i]];
+	/* every kernel pcpctl knows has both: a file without them is no vmstat */
+	if (!(c.present & (1u << VM_PGFREE)) || !(c.present & (1u << VM_PGFAULT)))
+		return -EINVAL;
+	m->pgfree = c.value[VM_PGFREE];
+	m->pgfault = c.value[VM_PGFAULT];
 	return 0;
-fail:
-	rc = errno ? -errno : -EIO;
-	procps_vmstat_unref(&info);
-	return rc;
 }
 
-/* guest and guest_nice are left out: the kernel already counts them in
- * user and nice */
-static const enum stat_item busy_items[] = {
-	STAT_TIC_USER, STAT_TIC_NICE, STAT_TIC_SYSTEM, STAT_TIC_IRQ,
-	STAT_TIC_SOFTIRQ,
-};
-
-static int read_stat(struct sysload_mark *m)
+int stat_parse_ticks(const char *text, unsigned long long *busy, unsigned long long *steal)
 {
-	struct stat_info *info = NULL;
-	struct stat_result *r;
-	size_t i;
-	int rc;
+	/* "cpu  user nice system idle iowait irq softirq steal [guest guest_nice]" */
+	enum { USER, NICE, SYSTEM, IDLE, IOWAIT, IRQ, SOFTIRQ, STEAL, NFIELDS };
+	unsigned long long v[NFIELDS];
+	const char *p = text;
 
-	rc = procps_stat_new(&info);
-	if (rc < 0)
-		return rc;
-	m->busy_ticks = 0;
-	for (i = 0; i < ARRAY_SIZE(busy_items); i++) {
-		r = procps_stat_get(info, busy_items[i]);
-		if (!r)
-			goto fail;
-		m->busy_ticks += r->result.ull_int;
+	if (strncmp(p, "cpu ", 4) != 0)
+		return -EINVAL;
+	p += 4;
+	for (int f = 0; f < NFIELDS; f++) {
+		char *end;
+
+		p += strspn(p, " ");
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v[f] = strtoull(p, &end, 10);
+		if (errno || (*end != ' ' && *end != '\n' && *end != '\0'))
+			return -EINVAL;
+		p = end;
 	}
-	if (!(r = procps_stat_get(info, STAT_TIC_STOLEN)))
-		goto fail;
-	m->steal_ticks = r->result.ull_int;
-	procps_stat_unref(&info);
+	/* guest and guest_nice are left out: the kernel already counts them
+	 * in user and nice */
+	*busy = v[USER] + v[NICE] + v[SYSTEM] + v[IRQ] + v[SOFTIRQ];
+	*steal = v[STEAL];
 	return 0;
-fail:
-	rc = errno ? -errno : -EIO;
-	procps_stat_unref(&info);
+}
+
+static int read_stat(const struct sysroot *root, struct sysload_mark *m)
+{
+	char *text;
+	size_t len;
+	int rc = sysroot_read_file(root, PATH_STAT, &text, &len);
+
+	if (rc)
+		return rc;
+	rc = stat_parse_ticks(text, &m->busy_ticks, &m->steal_ticks);
+	free(text);
 	return rc;
 }
 
@@ -105,16 +105,16 @@ static int read_ours(struct sysload_mark *m)
 	return 0;
 }
 
-int sysload_mark(struct sysload_mark *m)
+int sysload_mark(const struct sysroot *root, struct sysload_mark *m)
 {
 	int rc;
 
-	if (!m)
+	if (!root || !m)
 		return -EINVAL;
 	if (clock_gettime(CLOCK_MONOTONIC, &m->t) < 0)
 		return -errno;
-	if ((rc = read_ours(m)) < 0 || (rc = read_stat(m)) < 0 ||
-	    (rc = read_vmstat(m)) < 0)
+	if ((rc = read_ours(m)) < 0 || (rc = read_stat(root, m)) < 0 ||
+	    (rc = read_vmstat(root, m)) < 0)
 		return rc;
 	return 0;
 }

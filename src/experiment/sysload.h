@@ -7,8 +7,9 @@
  * page allocator traffic from /proc/vmstat, and the CPU time that
  * processes other than pcpctl and its reaped children used meanwhile.
  *
- * Reads the live /proc through libproc2 whatever --sysroot says: sweep
- * only ever runs on the live system.
+ * Reads /proc/vmstat and /proc/stat under the root it is given: sweep
+ * gives the live system whatever --sysroot says (its workload runs here),
+ * the tests also captured files.
  */
 #ifndef PCPCTL_SYSLOAD_H
 #define PCPCTL_SYSLOAD_H
@@ -50,8 +51,17 @@ struct sysload_point {
 	bool disturbed;
 };
 
-/* 0, or a negative errno from reading /proc/vmstat or /proc/stat. */
-int sysload_mark(struct sysload_mark *m);
+struct sysroot;
+
+/* 0, or a negative errno from reading /proc/vmstat or /proc/stat under root. */
+int sysload_mark(const struct sysroot *root, struct sysload_mark *m);
+
+/*
+ * The "cpu " line, which /proc/stat begins with: busy (user, nice, system,
+ * irq, softirq) and steal ticks.  0, or -EINVAL for a text that is not
+ * /proc/stat (no steal field: older than any kernel pcpctl knows).
+ */
+int stat_parse_ticks(const char *text, unsigned long long *busy, unsigned long long *steal);
 
 /*
  * end must be a later mark than begin: -EINVAL if no time passed.

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -625,7 +625,8 @@ int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 	close_fd(&wlog[1]);
 	close_fd(&nullfd);
 
-	pidfd = (int)pidfd_open(pid, 0);
+	/* the system call: glibc has pidfd_open() only from 2.36 (bullseye: 2.31) */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
 		rc = -errno;
 		goto done;

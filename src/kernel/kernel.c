@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libproc2/meminfo.h>
-
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
@@ -109,6 +107,7 @@ static const char *const vm_names[NVMCOUNTERS] = {
 	[VM_PGALLOC_HIGH] = "pgalloc_high",
 	[VM_PGALLOC_MOVABLE] = "pgalloc_movable",
 	[VM_PGFREE] = "pgfree",
+	[VM_PGFAULT] = "pgfault",
 };
 
 const char *vm_counter_name(enum vm_counter v)
@@ -339,17 +338,40 @@ int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi)
 	return rc;
 }
 
+long long meminfo_memfree_kib(const char *text)
+{
+	static const char key[] = "MemFree:";
+
+	for (const char *l = text; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned long long kib;
+		char *end;
+
+		if (strncmp(l, key, sizeof(key) - 1) != 0)
+			continue;
+		l += sizeof(key) - 1;
+		l += strspn(l, " ");
+		if (*l < '0' || *l > '9')
+			return -1;
+		errno = 0;
+		kib = strtoull(l, &end, 10);
+		/* "MemFree:  123 kB": the kernel has always counted it in KiB */
+		if (errno || kib > LLONG_MAX || strncmp(end, " kB", 3) != 0 ||
+		    (end[3] != '\n' && end[3] != '\0'))
+			return -1;
+		return (long long)kib;
+	}
+	return -1;
+}
+
 long long kernel_memfree_kib(const struct kernel *k)
 {
-	struct meminfo_info *info = NULL;
-	struct meminfo_result *r;
-	long long kib = -1;
+	long long kib;
+	char *text;
+	size_t len;
 
-	if (!sysroot_is_live(k->root) || procps_meminfo_new(&info) < 0)
+	if (!sysroot_is_live(k->root) || sysroot_read_file(k->root, PATH_MEMINFO, &text, &len))
 		return -1;
-	r = procps_meminfo_get(info, MEMINFO_MEM_FREE);
-	if (r)
-		kib = (long long)r->result.ul_int;
-	procps_meminfo_unref(&info);
+	kib = meminfo_memfree_kib(text);
+	free(text);
 	return kib;
 }

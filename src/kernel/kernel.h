@@ -18,7 +18,7 @@ enum pcp_sysctl {
 	NSYSCTLS
 };
 
-/* The counters of /proc/vmstat that the interval mode turns into rates. */
+/* The counters of /proc/vmstat that the interval mode and the sweep read. */
 enum vm_counter {
 	VM_PGALLOC_DMA,
 	VM_PGALLOC_DMA32,
@@ -26,6 +26,7 @@ enum vm_counter {
 	VM_PGALLOC_HIGH,	/* pgalloc_high: the HighMem zones */
 	VM_PGALLOC_MOVABLE,
 	VM_PGFREE,
+	VM_PGFAULT,
 	NVMCOUNTERS
 };
 
@@ -115,13 +116,13 @@ struct zoneinfo;
 int kernel_load_zoneinfo(struct kernel *k, struct zoneinfo *zi);
 
 /*
- * MemFree of the running system in KiB, through libproc2 (which reads
- * /proc/meminfo itself); -1 under a sysroot, or when it cannot be had.
- *
- * Live only, whatever the sysroot: this, and what pcpctl sweep counts
- * around each point (sysload.c: /proc/vmstat and /proc/stat through
- * libproc2), which measures the workload the sweep runs on this machine.
+ * MemFree of the running system in KiB, from /proc/meminfo; -1 under a
+ * sysroot, or when it cannot be had.  Live only: a tree's free memory says
+ * nothing about the pcp lists of the zoneinfo beside it, captured at
+ * another moment.
  */
 long long kernel_memfree_kib(const struct kernel *k);
+/* MemFree in KiB from /proc/meminfo text, or -1 when it has none. */
+long long meminfo_memfree_kib(const char *text);
 
 #endif

@@ -15,6 +15,8 @@
 
 #define PATH_ZONEINFO		"/proc/zoneinfo"
 #define PATH_VMSTAT		"/proc/vmstat"
+#define PATH_MEMINFO		"/proc/meminfo"
+#define PATH_STAT		"/proc/stat"
 #define PATH_OSRELEASE		"/proc/sys/kernel/osrelease"
 #define PATH_SELF_SMAPS		"/proc/self/smaps"
 #define PATH_HOSTNAME		"/proc/sys/kernel/hostname"

@@ -324,10 +324,11 @@ static inline char *put_text(char *d, struct cell c)
 
 static inline char *put_blanks(char *d, size_t n)
 {
-	static const char blanks[32] = "                                ";
+	/* 32 blanks, copied whole (the row's slack takes them); the NUL is never copied */
+	static const char blanks[] = "                                ";
 
-	if (n <= sizeof(blanks))
-		memcpy(d, blanks, sizeof(blanks));
+	if (n <= sizeof(blanks) - 1)
+		memcpy(d, blanks, sizeof(blanks) - 1);
 	else
 		memset(d, ' ', n);
 	return d + n;
