@@ -60,7 +60,8 @@ static bool fold(const char *s, char out[FOLD_MAX])
 
 const char *suggest_name_fold(const char *typo, const char *const *names, size_t n)
 {
-	char t[FOLD_MAX], name[FOLD_MAX];
+	/* zeroed: clang's analyzer does not follow fold()'s terminator into strlen() */
+	char t[FOLD_MAX] = { 0 }, name[FOLD_MAX] = { 0 };
 	const char *found = NULL;
 
 	if (!fold(typo, t))
