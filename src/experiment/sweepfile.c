@@ -254,37 +254,102 @@ void sweepfile_free(struct sweepfile *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/*
+ * text with every character above U+007F as a \uXXXX escape (a surrogate
+ * pair above U+FFFF), so that json-c reads the same document: its strict
+ * mode refuses any byte above 0x7F in a string from 0.18 on, such as the
+ * UTF-8 of a host or label (Debian 13's json-c).  NULL with *not_utf8 set
+ * for text that is not UTF-8; NULL alone when out of memory.
+ */
+static char *escape_non_ascii(const char *text, size_t len, size_t *out_len, bool *not_utf8)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t cap = 3 * len + 1;	/* 2 bytes -> 6, 3 -> 6, 4 -> 12 */
+	char *out = malloc(cap), *o = out;
+
+	*not_utf8 = false;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		unsigned int c = s[i], n = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		unsigned int cp = c & (0x3fU >> n);
+		size_t left = cap - (size_t)(o - out);
+
+		if (c < 0x80) {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		if (!n || c > 0xf4 || i + n >= len)
+			goto not_utf8;
+		for (unsigned int k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				goto not_utf8;
+			cp = cp << 6 | (s[i + k] & 0x3fU);
+		}
+		/* overlong forms, surrogates and what is past Unicode are not UTF-8 */
+		if (cp < (n == 1 ? 0x80U : n == 2 ? 0x800U : 0x10000U) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			goto not_utf8;
+		if (cp >= 0x10000)
+			o += snprintf(o, left, "\\u%04x\\u%04x", 0xd800 | (cp - 0x10000) >> 10,
+				      0xdc00 | ((cp - 0x10000) & 0x3ff));
+		else
+			o += snprintf(o, left, "\\u%04x", cp);
+		i += n + 1;
+	}
+	*o = '\0';
+	*out_len = (size_t)(o - out);
+	return out;
+not_utf8:
+	free(out);
+	*not_utf8 = true;
+	return NULL;
+}
+
 int sweepfile_parse(const char *text, size_t len, struct sweepfile *f, char *why, size_t why_len)
 {
 	struct json_tokener *tok;
 	struct json_object *root;
+	size_t alen = 0;
+	bool not_utf8;
+	char *ascii;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
 	if (len > SWEEPFILE_MAX_BYTES || len > INT_MAX)
 		return bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
+	ascii = escape_non_ascii(text, len, &alen, &not_utf8);
+	if (!ascii)
+		return not_utf8 ? bad(why, why_len, "not JSON: not UTF-8") : -ENOMEM;
+	tok = alen <= INT_MAX ? json_tokener_new() : NULL;
+	if (!tok) {
+		free(ascii);
+		return alen <= INT_MAX ? -ENOMEM :
+		       bad(why, why_len, "larger than %zu bytes", SWEEPFILE_MAX_BYTES);
+	}
 	/* strict: no comments, no single quotes, nothing json-c forgives */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)len);
+	root = json_tokener_parse_ex(tok, ascii, (int)alen);
 	if (!root) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
 
 		json_tokener_free(tok);
+		free(ascii);
 		if (e == json_tokener_continue)
 			return bad(why, why_len, "the JSON ends early");
 		return bad(why, why_len, "not JSON: %s", json_tokener_error_desc(e));
 	}
 	/* one value and nothing after it but white space */
-	for (size_t at = json_tokener_get_parse_end(tok); at < len; at++)
-		if (!strchr(" \t\r\n", text[at])) {
+	for (size_t at = json_tokener_get_parse_end(tok); at < alen; at++)
+		if (!strchr(" \t\r\n", ascii[at])) {
 			json_object_put(root);
 			json_tokener_free(tok);
+			free(ascii);
 			return bad(why, why_len, "text after the JSON value");
 		}
 	json_tokener_free(tok);
+	free(ascii);
 	rc = read_file(root, f, why, why_len);
 	json_object_put(root);
 	if (rc)
