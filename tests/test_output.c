@@ -20,12 +20,13 @@
 #include "c.h"
 #include "output.h"
 
+/* The last numbers: the order in which a narrow terminal leaves them out (0: never). */
 static const struct coldesc cols[] = {
-	{ "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "" },
-	{ "ZONE", 0, 0, SCOLS_JSON_STRING, "" },
-	{ "LONG_HEADER", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "" },
-	{ "RANGE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "" },
-	{ "NOTE", 0, 0, SCOLS_JSON_STRING, "" },
+	{ "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "", 0 },
+	{ "ZONE", 0, 0, SCOLS_JSON_STRING, "", 0 },
+	{ "LONG_HEADER", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "", 2 },
+	{ "RANGE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "", 1 },
+	{ "NOTE", 0, 0, SCOLS_JSON_STRING, "", 3 },
 };
 
 static char *render(bool scols, const struct colsel *sel, const struct out_opts *o,
@@ -266,6 +267,121 @@ static void test_int_cells(void **state)
 	rows_free(&r);
 }
 
+static size_t longest_line(const char *text)
+{
+	size_t longest = 0;
+
+	for (const char *p = text; *p; ) {
+		size_t n = strcspn(p, "\n");
+
+		longest = n > longest ? n : longest;
+		p += n + (p[n] == '\n');
+	}
+	return longest;
+}
+
+/* The longest line of the stream's table of 17 rows of these columns. */
+static size_t table_width(const size_t *idx, size_t n)
+{
+	struct colsel sel = { (size_t *)idx, n };
+	struct out_opts o = { .format = OUT_TABLE };
+	struct rows r;
+	char *text;
+	size_t w;
+
+	rows_init(&r, n);
+	for (int i = 0; i < 17; i++)
+		add_row(&r, idx, n, i);
+	text = render(false, &sel, &o, &r);
+	w = longest_line(text);
+	free(text);
+	rows_free(&r);
+	return w;
+}
+
+/*
+ * At every width from more than the table needs down to 1: what rows_fit
+ * keeps fits unless every column that may go is gone, columns go in their
+ * order, and none goes that the width did not need to lose.
+ */
+static void test_fit(void **state)
+{
+	static const size_t all[] = { 0, 1, 2, 3, 4 };
+	struct colsel sel = { (size_t *)all, 5 };
+	size_t full = table_width(all, 5), droppable = 3, cut = 0;
+	struct rows r;
+
+	(void)state;
+	rows_init(&r, 5);
+	for (int i = 0; i < 17; i++)
+		add_row(&r, all, 5, i);
+	for (int width = (int)full + 3; width > 0; width--) {
+		bool keep[5];
+		size_t left = rows_fit(cols, &sel, &r, width, keep), idx[5], n = 0, last = 5;
+
+		for (size_t c = 0; c < 5; c++) {
+			if (keep[c]) {
+				idx[n++] = c;
+				continue;
+			}
+			assert_true(cols[c].drop > 0);
+			for (size_t d = 0; d < 5; d++)
+				if (cols[d].drop > 0 && cols[d].drop < cols[c].drop)
+					assert_false(keep[d]);
+			if (last == 5 || cols[c].drop > cols[last].drop)
+				last = c;
+		}
+		assert_int_equal(left, 5 - n);
+		if (left < droppable)
+			assert_true(table_width(idx, n) <= (size_t)width);
+		if (left) {
+			/* The last column left out, put back, would not fit. */
+			size_t back[5], m = 0;
+
+			for (size_t c = 0; c < 5; c++)
+				if (keep[c] || c == last)
+					back[m++] = c;
+			assert_true(table_width(back, m) > (size_t)width);
+			cut++;
+		} else {
+			assert_true(full <= (size_t)width);
+		}
+	}
+	/* Not a terminal: nothing is left out. */
+	{
+		bool keep[5];
+
+		assert_int_equal(rows_fit(cols, &sel, &r, 0, keep), 0);
+		for (size_t c = 0; c < 5; c++)
+			assert_true(keep[c]);
+	}
+	assert_true(cut > droppable);
+	rows_free(&r);
+	/* A column with no value in any row goes first, whatever its order. */
+	{
+		struct out_opts o = { .format = OUT_TABLE };
+		bool keep[5];
+		char *text;
+		size_t w;
+
+		rows_init(&r, 5);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(rows_add_int(&r, i), 0);
+			assert_int_equal(rows_add(&r, "Normal"), 0);
+			assert_int_equal(rows_add_int(&r, i), 0);
+			assert_int_equal(rows_add(&r, "1-2"), 0);
+			assert_int_equal(rows_add_empty(&r), 0);
+			assert_int_equal(rows_end(&r), 0);
+		}
+		text = render(false, &sel, &o, &r);
+		w = longest_line(text);
+		free(text);
+		assert_int_equal(rows_fit(cols, &sel, &r, (int)w - 1, keep), 1);
+		assert_true(keep[0] && keep[1] && keep[2] && keep[3] && !keep[4]);
+		rows_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_escaped_cells),
 		cmocka_unit_test(test_rows_must_be_complete),
 		cmocka_unit_test(test_int_cells),
+		cmocka_unit_test(test_fit),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

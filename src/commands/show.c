@@ -25,19 +25,21 @@ enum {
 	COL_NODE, COL_ZONE, COL_CPU, COL_COUNT, COL_HIGH, COL_BATCH, COL_HIGH_MIN, COL_HIGH_MAX,
 };
 
+/* A narrow terminal leaves out the kernel's auto-tuning limits first (man page, OUTPUT). */
 static const struct coldesc pageset_columns[] = {
-	[COL_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
-	[COL_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name" },
-	[COL_CPU] = { "CPU", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPU id" },
-	[COL_COUNT] = { "COUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages on this CPU's pcp lists" },
+	[COL_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node", 0 },
+	[COL_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name", 0 },
+	[COL_CPU] = { "CPU", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPU id", 0 },
+	[COL_COUNT] = { "COUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"pages on this CPU's pcp lists", 0 },
 	[COL_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		       "pages above which the lists are drained (0 = not yet set, 6.7+)" },
+		       "pages above which the lists are drained (0 = not yet set, 6.7+)", 0 },
 	[COL_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			"pages moved to or from the zone at a time" },
+			"pages moved to or from the zone at a time", 0 },
 	[COL_HIGH_MIN] = { "HIGH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			   "lowest high of auto-tuning (6.13+ zoneinfo)" },
+			   "lowest high of auto-tuning (6.13+ zoneinfo)", 1 },
 	[COL_HIGH_MAX] = { "HIGH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			   "highest high of auto-tuning (6.13+ zoneinfo)" },
+			   "highest high of auto-tuning (6.13+ zoneinfo)", 2 },
 };
 
 enum {
@@ -45,27 +47,35 @@ enum {
 	SUM_FREE_PCT, SUM_MANAGED, SUM_BATCH_MIN, SUM_BATCH_MAX, SUM_HIGH_LO, SUM_HIGH_HI,
 };
 
+/*
+ * A narrow terminal leaves out first the four columns whose ranges BATCH
+ * and HIGH already print, then MIB (PAGES again), MANAGED, MAXCOUNT,
+ * FREE_PCT and CPUS; the rest stays (man page, OUTPUT).
+ */
 static const struct coldesc summary_columns[] = {
-	[SUM_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node" },
-	[SUM_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name" },
-	[SUM_CPUS] = { "CPUS", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "CPUs with a pcp list in the zone" },
-	[SUM_PAGES] = { "PAGES", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages held in all these pcp lists" },
-	[SUM_MAXCOUNT] = { "MAXCOUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest count of one CPU" },
-	[SUM_MIB] = { "MIB", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB" },
+	[SUM_NODE] = { "NODE", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node", 0 },
+	[SUM_ZONE] = { "ZONE", 0, 0, SCOLS_JSON_STRING, "zone name", 0 },
+	[SUM_CPUS] = { "CPUS", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "CPUs with a pcp list in the zone", 9 },
+	[SUM_PAGES] = { "PAGES", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"pages held in all these pcp lists", 0 },
+	[SUM_MAXCOUNT] = { "MAXCOUNT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			   "largest count of one CPU", 7 },
+	[SUM_MIB] = { "MIB", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "PAGES in MiB", 5 },
 	[SUM_BATCH] = { "BATCH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			"batch, or its range when CPUs differ (JSON: null then)" },
+			"batch, or its range when CPUs differ (JSON: null then)", 0 },
 	[SUM_HIGH] = { "HIGH", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		       "high, or its range when CPUs differ (JSON: null then)" },
+		       "high, or its range when CPUs differ (JSON: null then)", 0 },
 	[SUM_FREE_PCT] = { "FREE_PCT", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			   "PAGES as a share of MemFree, in % (live system only)" },
-	[SUM_MANAGED] = { "MANAGED", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages" },
-	[SUM_BATCH_MIN] = { "BATCH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch" },
-	[SUM_BATCH_MAX] = { "BATCH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch" },
+			   "PAGES as a share of MemFree, in % (live system only)", 8 },
+	[SUM_MANAGED] = { "MANAGED", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pages the zone manages", 6 },
+	[SUM_BATCH_MIN] = { "BATCH_MIN", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "smallest batch", 1 },
+	[SUM_BATCH_MAX] = { "BATCH_MAX", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "largest batch", 2 },
 	/* not HIGH_MIN/HIGH_MAX: those are the kernel's auto-tuning limits in show */
 	[SUM_HIGH_LO] = { "HIGH_LO", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			  "smallest high of the zone's CPUs" },
+			  "smallest high of the zone's CPUs", 3 },
 	[SUM_HIGH_HI] = { "HIGH_HI", 0, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			  "largest high of the zone's CPUs" },
+			  "largest high of the zone's CPUs", 4 },
 };
 
 

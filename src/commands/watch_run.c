@@ -12,12 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
-#include "numparse.h"
+#include "output.h"
 #include "sysroot.h"
 #include "watch.h"
 
@@ -77,25 +76,6 @@ static int take_sample(struct kernel *k, const struct watch_opts *o,
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
-}
-
-/*
- * The width a terminal on standard output gives the table (COLUMNS first,
- * as libsmartcols takes it), 0 for a pipe or a file, which get every column.
- */
-static int terminal_width(void)
-{
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	long cols;
-
-	if (!isatty(STDOUT_FILENO))
-		return 0;
-	if (env && parse_long(env, 1, 100000, &cols) == 0)
-		return (int)cols;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
-		return ws.ws_col;
-	return 80;
 }
 
 /* The table sized by the first sample, and a note of the columns a terminal left out. */

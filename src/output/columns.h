@@ -19,6 +19,11 @@ struct coldesc {
 	int flags;		/* SCOLS_FL_* of libsmartcols.h */
 	int json_type;		/* SCOLS_JSON_* */
 	const char *help;
+	/*
+	 * The order in which a terminal too narrow for a table's row leaves
+	 * columns out: 1 first, then 2 ...; 0 is never left out.
+	 */
+	int drop;
 };
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_RAW, OUT_PAIRS };

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -14,6 +15,8 @@
 
 #include <libsmartcols.h>
 
+#include "msg.h"
+#include "numparse.h"
 #include "report.h"
 
 void rows_init(struct rows *r, size_t ncols)
@@ -386,23 +389,23 @@ static char *put_row(char *d, const struct coldesc *tbl, const struct colsel *se
 	return d;
 }
 
-/* Aligned columns as wide as their widest cell or header, one space apart. */
-static int stream_table(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
-			const struct out_opts *opts, const struct rows *r)
+/*
+ * Each column's width in a table: its widest cell or its header, which
+ * counts even when not printed, as libsmartcols counts it.  filled, unless
+ * NULL, says which columns have a value in some row.  NULL on ENOMEM.
+ */
+static size_t *table_widths(const struct coldesc *tbl, const struct colsel *sel,
+			    const struct rows *r, bool *filled)
 {
+	size_t *width = calloc(r->ncols ? r->ncols : 1, sizeof(*width));
 	const char *pos = r->buf;
-	size_t *width, row_max = 1;
-	struct rows head;
-	int rc = 0;
 
-	width = calloc(r->ncols, sizeof(*width));
 	if (!width)
-		return -ENOMEM;
-	/* Headers count even when not printed, as libsmartcols counts them. */
-	rows_init(&head, r->ncols);
-	for (size_t c = 0; c < r->ncols && !rc; c++) {
+		return NULL;
+	for (size_t c = 0; c < r->ncols; c++) {
 		width[c] = strlen(tbl[sel->idx[c]].name);
-		rc = rows_add(&head, tbl[sel->idx[c]].name);
+		if (filled)
+			filled[c] = false;
 	}
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t c = 0; c < r->ncols; c++) {
@@ -410,7 +413,27 @@ static int stream_table(struct sink *s, const struct coldesc *tbl, const struct 
 
 			if (cell.n > width[c])
 				width[c] = cell.n;
+			if (filled && cell.n)
+				filled[c] = true;
 		}
+	return width;
+}
+
+/* Aligned columns as wide as their widest cell or header, one space apart. */
+static int stream_table(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
+			const struct out_opts *opts, const struct rows *r)
+{
+	const char *pos;
+	size_t *width, row_max = 1;
+	struct rows head;
+	int rc = 0;
+
+	width = table_widths(tbl, sel, r, NULL);
+	if (!width)
+		return -ENOMEM;
+	rows_init(&head, r->ncols);
+	for (size_t c = 0; c < r->ncols && !rc; c++)
+		rc = rows_add(&head, tbl[sel->idx[c]].name);
 	/* Widths are at most ROWS_CELL_MAX, so a row always fits in the sink. */
 	for (size_t c = 0; c < r->ncols; c++)
 		row_max += width[c] + 1;
@@ -572,11 +595,149 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 	return rc;
 }
 
+int terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long cols;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (env && parse_long(env, 1, 100000, &cols) == 0)
+		return (int)cols;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+size_t rows_fit(const struct coldesc *tbl, const struct colsel *sel, const struct rows *r,
+		int width, bool *keep)
+{
+	bool *filled = calloc(sel->n ? sel->n : 1, sizeof(*filled));
+	size_t *w = filled ? table_widths(tbl, sel, r, filled) : NULL, total = 0, left_out = 0;
+	int order = 0;
+
+	for (size_t c = 0; c < sel->n; c++)
+		keep[c] = true;
+	/* Out of memory: nothing left out, as for a pipe. */
+	if (!w || width <= 0 || !sel->n) {
+		free(filled);
+		free(w);
+		return 0;
+	}
+	for (size_t c = 0; c < sel->n; c++) {
+		total += w[c] + (c > 0);
+		if (tbl[sel->idx[c]].drop > order)
+			order = tbl[sel->idx[c]].drop;
+	}
+	/*
+	 * Round 0 takes the columns that may go and have no value in any row
+	 * (FREE_PCT under --sysroot, HIGH_MIN before 6.13), then each order in
+	 * turn, up to the largest a selected column has.
+	 */
+	for (int d = 0; d <= order && total > (size_t)width; d++)
+		for (size_t c = 0; c < sel->n && total > (size_t)width; c++) {
+			int drop = tbl[sel->idx[c]].drop;
+
+			if (!keep[c] || !drop || (d ? drop != d : filled[c]))
+				continue;
+			keep[c] = false;
+			left_out++;
+			/* A column and its blank, on whichever side. */
+			total -= w[c] + (left_out < sel->n);
+		}
+	free(filled);
+	free(w);
+	return left_out;
+}
+
+/* "A, B, C": the names of the columns not kept; NULL on ENOMEM. */
+static char *left_out_names(const struct coldesc *tbl, const struct colsel *sel,
+			    const bool *keep)
+{
+	size_t size = 1, len = 0;
+	char *list;
+
+	for (size_t c = 0; c < sel->n; c++)
+		size += strlen(tbl[sel->idx[c]].name) + 2;
+	list = malloc(size);
+	if (!list)
+		return NULL;
+	list[0] = '\0';
+	for (size_t c = 0; c < sel->n; c++)
+		if (!keep[c])
+			len += (size_t)snprintf(list + len, size - len, "%s%s", len ? ", " : "",
+						tbl[sel->idx[c]].name);
+	return list;
+}
+
+/* The kept columns' cells of r into kept, and their indexes into shown. */
+static int rows_keep(const struct colsel *sel, const struct rows *r, const bool *keep,
+		     struct colsel *shown, struct rows *kept)
+{
+	const char *pos = r->buf;
+	int rc = 0;
+
+	shown->n = 0;
+	shown->idx = calloc(sel->n, sizeof(*shown->idx));
+	if (!shown->idx)
+		return -ENOMEM;
+	for (size_t c = 0; c < sel->n; c++)
+		if (keep[c])
+			shown->idx[shown->n++] = sel->idx[c];
+	rows_init(kept, shown->n);
+	for (size_t i = 0; i < r->nrows && !rc; i++) {
+		for (size_t c = 0; c < r->ncols && !rc; c++) {
+			struct cell cell = next_cell(&pos);
+
+			if (keep[c])
+				rc = add_cell(kept, cell.s, cell.n);
+		}
+		if (!rc)
+			rc = rows_end(kept);
+	}
+	return rc;
+}
+
+/* A table on a terminal width columns wide. */
+static int print_fitted(const struct coldesc *tbl, const struct colsel *sel,
+			const struct out_opts *opts, const char *name, const struct rows *r,
+			int width)
+{
+	bool *keep = calloc(sel->n ? sel->n : 1, sizeof(*keep));
+	struct colsel shown = { 0 };
+	struct rows kept;
+	char *names;
+	int rc;
+
+	if (!keep)
+		return -ENOMEM;
+	if (!rows_fit(tbl, sel, r, width, keep)) {
+		free(keep);
+		return print_rows_stream(stdout, tbl, sel, opts, name, r);
+	}
+	rc = rows_keep(sel, r, keep, &shown, &kept);
+	names = rc ? NULL : left_out_names(tbl, sel, keep);
+	if (!rc && !names)
+		rc = -ENOMEM;
+	if (!rc) {
+		pcp_note("left out for a terminal of %d columns: %s (--raw or -o shows them)",
+			 width, names);
+		rc = print_rows_stream(stdout, tbl, &shown, opts, name, &kept);
+	}
+	free(names);
+	rows_free(&kept);
+	colsel_free(&shown);
+	free(keep);
+	return rc;
+}
+
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,
 	       const char *name, const struct rows *r)
 {
-	/* libsmartcols prints no headings over no rows; the stream does. */
-	if (opts->format == OUT_TABLE && r->nrows && isatty(STDOUT_FILENO))
-		return print_rows_scols(stdout, tbl, sel, opts, name, r);
+	int width = opts->format == OUT_TABLE ? terminal_width() : 0;
+
+	if (width > 0)
+		return print_fitted(tbl, sel, opts, name, r, width);
 	return print_rows_stream(stdout, tbl, sel, opts, name, r);
 }

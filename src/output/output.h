@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rows of cells built once from a column selection, and the two writers
- * that print them: libsmartcols, for tables on a terminal (where it fits
- * columns to the screen), and a streaming writer for everything else, which
- * prints the same bytes without a per-cell allocation, so that a machine
- * with 60,000 pagesets prints in milliseconds.  tests/test_output.c holds
+ * that print them: libsmartcols, and a streaming writer, which prints the
+ * same bytes without a per-cell allocation, so that a machine with 60,000
+ * pagesets prints in milliseconds.  tests/test_output.c holds
  * the two to the same output.  The stream takes rows of plain cells only:
  * a cell that some format must escape sends the rows to libsmartcols.
  */
@@ -46,7 +45,30 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 		     const struct out_opts *opts, const char *name, const struct rows *r);
 int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		      const struct out_opts *opts, const char *name, const struct rows *r);
-/* stdout: libsmartcols for a table on a terminal, the stream otherwise. */
+/*
+ * The width of the terminal on standard output: COLUMNS first, as
+ * libsmartcols takes it, else the terminal's own, else 80; 0 when standard
+ * output is not a terminal (a pipe or a file gets every column).
+ */
+int terminal_width(void);
+
+/*
+ * Which selected columns a table fits in width columns: each as wide as its
+ * heading or widest cell, as the stream prints it, one blank apart.  While
+ * a row is wider, columns are left out: first those that may go
+ * (coldesc.drop > 0) and are empty in every row, then by coldesc.drop, 1
+ * first.  keep holds sel->n flags; returns how many are left out (none
+ * when width is 0).
+ */
+size_t rows_fit(const struct coldesc *tbl, const struct colsel *sel, const struct rows *r,
+		int width, bool *keep);
+
+/*
+ * stdout through the stream.  A table on a terminal is first fitted to its
+ * width by rows_fit (so that the output does not depend on the
+ * libsmartcols of the machine), and a note on stderr names what was left
+ * out; --raw, --pairs and JSON are never cut.
+ */
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,
 	       const char *name, const struct rows *r);
 
