@@ -678,14 +678,15 @@ static int rows_keep(const struct colsel *sel, const struct rows *r, const bool 
 	const char *pos = r->buf;
 	int rc = 0;
 
+	rows_init(kept, 0);
 	shown->n = 0;
-	shown->idx = calloc(sel->n, sizeof(*shown->idx));
+	shown->idx = calloc(sel->n ? sel->n : 1, sizeof(*shown->idx));
 	if (!shown->idx)
 		return -ENOMEM;
 	for (size_t c = 0; c < sel->n; c++)
 		if (keep[c])
 			shown->idx[shown->n++] = sel->idx[c];
-	rows_init(kept, shown->n);
+	kept->ncols = shown->n;
 	for (size_t i = 0; i < r->nrows && !rc; i++) {
 		for (size_t c = 0; c < r->ncols && !rc; c++) {
 			struct cell cell = next_cell(&pos);
