@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The streaming writer must print exactly what libsmartcols prints for the
- * same rows, in every format, so that output does not depend on whether
- * stdout is a terminal (beyond libsmartcols fitting a table to its width).
+ * same rows, in every format, so that output does not depend on which of
+ * the two prints it (libsmartcols takes the rows with a cell to escape).
+ * rows_fit: which columns a table on a narrow terminal keeps.
  */
 #include <errno.h>
 #include <setjmp.h>
