@@ -189,14 +189,14 @@ static int run_reset(const struct sysroot *root, char *const *args)
 	return cmd_reset(root, &opt.change);
 }
 
-static int set_writes(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+static int set_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
 {
 	(void)args;
 	change_flags();
 	return change_writes(root, &opt.change, false, write);
 }
 
-static int reset_writes(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+static int reset_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
 {
 	(void)args;
 	change_flags();
@@ -323,7 +323,7 @@ static const struct command {
 	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
 	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, set_writes, false, NULL },
+	  NULL, set_needs, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist[-only]] [options]",
@@ -333,7 +333,7 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, reset_writes, false, NULL },
+	  NULL, reset_needs, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[--discard] [options]",

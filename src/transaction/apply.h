@@ -29,7 +29,7 @@ enum change_status {
 	CHANGE_NO_BATCH,	/* unsaid: the kernel has no vm.percpu_pagelist_batch */
 	CHANGE_NO_FRACTION,	/* unsaid: nor either fraction sysctl */
 	CHANGE_NO_SYSCTL,	/* the journal records a sysctl this kernel lacks */
-	CHANGE_NO_ACCESS,	/* this process may not write a sysctl it must */
+	CHANGE_NO_ACCESS,	/* this process may not write the sysctl.d file (the sysctls: privs.h) */
 	CHANGE_JOURNAL_LEFT,	/* unsaid: an interrupted change's journal is there */
 	CHANGE_ROLLBACK_FAILED,	/* the restore failed too: the journal is kept */
 	CHANGE_FOREIGN,		/* undone but for values another writer set, left as they are */
