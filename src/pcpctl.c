@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <popt.h>
 
@@ -20,6 +21,7 @@
 #include "compare.h"
 #include "export.h"
 #include "journal.h"
+#include "kernel.h"
 #include "lockprof.h"
 #include "msg.h"
 #include "privs.h"
@@ -187,6 +189,26 @@ static int run_reset(const struct sysroot *root, char *const *args)
 	return cmd_reset(root, &opt.change);
 }
 
+static int set_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+{
+	(void)args;
+	change_flags();
+	return change_writes(root, &opt.change, false, write);
+}
+
+static int reset_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+{
+	(void)args;
+	change_flags();
+	return change_writes(root, &opt.change, true, write);
+}
+
+static int rollback_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+{
+	(void)args;
+	return rollback_writes(root, opt.discard, write);
+}
+
 static int run_rollback(const struct sysroot *root, char *const *args)
 {
 	(void)args;
@@ -206,11 +228,22 @@ static void sweep_setup(void)
 	opt.sweep.lockprof_why = why;
 }
 
-static int run_sweep(const struct sysroot *root, char *const *args)
+static void sweep_flags(char *const *args)
 {
 	opt.sweep.json = opt.json;
 	opt.sweep.dry_run = opt.dry_run;
 	opt.sweep.command = args;
+}
+
+static int sweep_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+{
+	sweep_flags(args);
+	return sweep_writes(root, &opt.sweep, write);
+}
+
+static int run_sweep(const struct sysroot *root, char *const *args)
+{
+	sweep_flags(args);
 	return cmd_sweep(root, &opt.sweep);
 }
 
@@ -243,7 +276,13 @@ static const struct command {
 	const char *usage;		/* what follows "pcpctl NAME" in its usage */
 	const char *options_help;	/* the lines of its options for NAME --help */
 	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
-	bool needs_root;		/* it writes /proc/sys/vm (a dry run checks it could) */
+	/*
+	 * NULL, or it writes /proc/sys/vm, which takes root: the sysctls it is
+	 * about to write (none may do), once its own usage and interface checks
+	 * passed, or their exit code.  The dispatcher checks them before the
+	 * handler runs, and a dry run checks it could.
+	 */
+	int (*needs_root)(const struct sysroot *root, char *const *args, bool write[NSYSCTLS]);
 	bool takes_command;		/* a COMMAND... after the options */
 	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
@@ -264,12 +303,12 @@ static const struct command {
 	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	  show_columns_help, false, false, NULL },
+	  show_columns_help, NULL, false, NULL },
 	{ "status", run_status, no_options,
 	  "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
-	  NULL, false, false, NULL },
+	  NULL, NULL, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
@@ -284,7 +323,7 @@ static const struct command {
 	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
 	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false, NULL },
+	  NULL, set_needs, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist[-only]] [options]",
@@ -294,14 +333,14 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false, NULL },
+	  NULL, reset_needs, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[--discard] [options]",
 	  "     --discard        remove a journal that can never be applied (the kernel\n"
 	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, true, false, NULL },
+	  NULL, rollback_needs, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
@@ -329,7 +368,7 @@ static const struct command {
 	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, true, true, sweep_setup },
+	  NULL, sweep_needs, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
 	  "[--label NAME]... [options] FILE.json FILE.json...\n"
@@ -338,26 +377,26 @@ static const struct command {
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
 	  " -J, --json           print the table as JSON\n",
-	  NULL, false, true, NULL },
+	  NULL, NULL, true, NULL },
 	{ "plot", run_plot, plot_options,
 	  "sweeps on one SVG chart, a line per file",
 	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
 	  " -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	  "     --label NAME     the legend entry of the next file (default: its host\n"
 	  "                      and kernel, else its name); once per file or never\n",
-	  NULL, false, true, NULL },
+	  NULL, NULL, true, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
-	  NULL, false, false, NULL },
+	  NULL, NULL, false, NULL },
 	{ "help", run_help, no_options,
 	  "print pcpctl's help, or COMMAND's (as COMMAND --help)",
 	  "[COMMAND]",
 	  "",
-	  NULL, false, true, NULL },
+	  NULL, NULL, true, NULL },
 };
 
 static const char common_help[] =
@@ -624,6 +663,43 @@ static void free_option_strings(void)
 			}
 }
 
+/*
+ * needs_root, for every command that writes: EXIT_NOPRIV unless this process
+ * may write each sysctl in write[], in the one message for all of them.
+ */
+static int check_root(const struct sysroot *root, const bool write[NSYSCTLS])
+{
+	struct kernel *k = kernel_open(root);
+	int rc = k ? EXIT_OK : EXIT_FAIL;
+
+	if (!k)
+		pcp_error("out of memory");
+	for (int s = 0; s < NSYSCTLS && !rc; s++) {
+		char *path;
+		int err;
+
+		if (!write[s] || !(err = sysctl_write_access(k, s, &path)))
+			continue;
+		rc = EXIT_NOPRIV;
+		if (err == -ENOMEM) {
+			pcp_error("out of memory");
+			rc = EXIT_FAIL;
+		} else if (err == -EROFS) {
+			pcp_error("%s is on a read-only file system (a container?); change it on the host",
+				  path);
+		} else if (geteuid() != 0) {
+			pcp_error("writing %s needs root (euid 0): the kernel checks the file's owner "
+				  "bits, which no capability overrides; run pcpctl as root", path);
+		} else {
+			pcp_error("cannot write %s: %s", path, strerror(-err));
+		}
+		free(path);
+	}
+	if (k)
+		k->ops->close(k);
+	return rc;
+}
+
 /* A tree that is not there is a wrong --sysroot, not a kernel without files. */
 static bool sysroot_is_dir(const char *dir)
 {
@@ -732,6 +808,15 @@ int main(int argc, const char **argv)
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
+	}
+	if (cmd->needs_root) {
+		bool write[NSYSCTLS] = { false };
+
+		rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
+		if (!rc)
+			rc = check_root(root, write);
+		if (rc)
+			goto out;
 	}
 	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "c.h"
@@ -78,6 +79,117 @@ int change_exit(const struct sysroot *root, enum change_status st)
 		return EXIT_FOREIGN;
 	}
 	return EXIT_FAIL;
+}
+
+/* What the transaction tells as it goes, in the words pcpctl uses. */
+static void heard(const struct apply_event *ev, void *ctx)
+{
+	const struct sysroot *root = ctx;
+	const char *name = sysctl_name(ev->sysctl), *err = strerror(ev->err);
+
+	switch (ev->kind) {
+	case APPLY_NO_MEMORY:
+		pcp_error("out of memory");
+		break;
+	case APPLY_ZONE_UNKNOWN:
+		pcp_error("%s", ev->text);
+		break;
+	case APPLY_HIGH_FLOORED:
+		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
+			 "/ CPUs is less: %s", name, ev->value, ev->value, ev->text);
+		break;
+	case APPLY_HIGH_ZEROED:
+		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
+			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
+			 "goes back to the zone: %s", name, ev->value, ev->value, ev->text);
+		break;
+	case APPLY_BATCH_CAPPED:
+		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
+			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
+			 ev->value, PCP_FRACTION_MIN, ev->text);
+		break;
+	case APPLY_WRITE_FAILED:
+		if (ev->err == EINVAL)
+			pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what "
+				  "this kernel accepts", name, ev->value);
+		else
+			pcp_error("cannot write vm.%s = %ld: %s", name, ev->value, err);
+		break;
+	case APPLY_FOREIGN_VALUE:
+		pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
+			 "changed it; left as it is", name, ev->value, ev->other);
+		break;
+	case APPLY_RESTORE_UNVERIFIED:
+		pcp_error("the restored settings do not verify: %s", ev->text);
+		break;
+	case APPLY_ROLLBACK_FAILED:
+		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
+			  "'%s'", sysroot_name(root, PATH_JOURNAL), sysroot_command(root, "rollback"));
+		break;
+	case APPLY_JOURNAL_KEPT:
+		pcp_warn("settings restored, but %s could not be removed: %s", ev->path, err);
+		break;
+	case APPLY_RELEASE_UNREADABLE:
+		pcp_error("cannot read the kernel release from %s: %s", ev->path, err);
+		break;
+	case APPLY_RELEASE_UNKNOWN:
+		pcp_error("cannot tell the kernel version from its release \"%s\"", ev->text);
+		break;
+	case APPLY_ALREADY_SET_DISAGREES:
+		pcp_warn("already set, but zoneinfo disagrees: %s", ev->text);
+		break;
+	case APPLY_VERIFY_FAILED:
+		pcp_error("verification failed: %s", ev->text);
+		break;
+	case APPLY_COMMITTED_JOURNAL_KEPT:
+		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
+			 "next pcpctl change removes it", ev->path, err);
+		break;
+	case APPLY_READ_BACK_FAILED:
+		pcp_warn("cannot read vm.%s back: %s; the value reported after is the one meant",
+			 name, err);
+		break;
+	case APPLY_SYSCTL_D_REFUSED:
+		pcp_error("cannot write to %s: %s%s", ev->path, err,
+			  ev->err == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
+		break;
+	case APPLY_PERSIST_ABSENT_SYSCTL:
+		pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
+			 "that has it boots", name);
+		break;
+	case APPLY_JOURNAL_DAMAGED:
+		pcp_error("refusing %s: %s; nothing was changed. Set the values by hand, then "
+			  "run '%s', which removes it and prints what it held",
+			  sysroot_name(root, PATH_JOURNAL), ev->text,
+			  sysroot_command(root, "rollback --discard"));
+		break;
+	case APPLY_JOURNAL_UNREADABLE:
+		pcp_error("cannot read %s: %s", ev->path, err);
+		break;
+	case APPLY_JOURNAL_ALIEN_SYSCTL:
+		pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
+			  "kernel? Once the settings are right, '%s' removes it",
+			  sysroot_name(root, PATH_JOURNAL), name,
+			  sysroot_command(root, "rollback --discard"));
+		break;
+	case APPLY_ROLLBACK_STUCK:
+		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
+			 "set the values by hand and run '%s'",
+			 sysroot_command(root, "rollback --discard"));
+		break;
+	case APPLY_JOURNAL_NOT_REMOVED:
+		pcp_error("cannot remove %s: %s", ev->path, err);
+		break;
+	case APPLY_SESSION_NOT_RESTORED:
+		pcp_error("could not restore the settings from before; %s keeps them: run '%s'",
+			  sysroot_name(root, PATH_JOURNAL), sysroot_command(root, "rollback"));
+		break;
+	}
+}
+
+struct apply_listener change_listener(const struct sysroot *root)
+{
+	return (struct apply_listener){ .heard = heard, .ctx = (void *)root };
 }
 
 static void print_range(const char *label, int lo, int hi)
@@ -334,6 +446,7 @@ static void print_report(const struct change_result *r, const struct change_requ
 
 static int run(const struct sysroot *root, const struct change_request *req, bool json)
 {
+	struct apply_listener say = change_listener(root);
 	struct kernel *k = kernel_open(root);
 	struct persist_report pr;
 	struct change_result r;
@@ -345,7 +458,7 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 	}
 	msg_record(true);
 	persist_report_begin(root, req, &pr);
-	rc = change_exit(root, apply_change(k, req, &r));
+	rc = change_exit(root, apply_change(k, req, &r, &say));
 	k->ops->close(k);
 	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
@@ -371,7 +484,9 @@ static int persist_usage(const struct change_opts *o)
 	return EXIT_USAGE;
 }
 
-int cmd_set(const struct sysroot *root, const struct change_opts *o)
+/* The request of set's options: EXIT_OK, or EXIT_USAGE after saying why. */
+static int set_request(const struct sysroot *root, const struct change_opts *o,
+		       struct change_request *req_out)
 {
 	struct change_request req = {
 		.dry_run = o->dry_run, .persist_only = o->persist_only,
@@ -379,6 +494,7 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 	};
 	int rc;
 
+	*req_out = req;
 	if ((rc = persist_usage(o)))
 		return rc;
 	if (!o->batch && !o->fraction) {
@@ -397,24 +513,74 @@ int cmd_set(const struct sysroot *root, const struct change_opts *o)
 		    (rc = change_value_usage(root, false, req.fraction)))
 			return rc;
 	}
-	return run(root, &req, o->json);
+	*req_out = req;
+	return EXIT_OK;
 }
 
-int cmd_reset(const struct sysroot *root, const struct change_opts *o)
+static int reset_request(const struct change_opts *o, struct change_request *req)
 {
-	struct change_request req = {
+	int rc = persist_usage(o);
+
+	*req = (struct change_request){
 		.reset = true, .dry_run = o->dry_run, .persist_only = o->persist_only,
 		.persist = o->persist || o->persist_only ? PERSIST_REMOVE : PERSIST_NONE,
 	};
-	int rc = persist_usage(o);
-
 	if (rc)
 		return rc;
 	if (o->batch || o->fraction) {
 		pcp_error("reset takes no --batch or --fraction: it restores both defaults");
 		return EXIT_USAGE;
 	}
-	return run(root, &req, o->json);
+	return EXIT_OK;
+}
+
+int change_writes(const struct sysroot *root, const struct change_opts *o, bool reset,
+		  bool write[NSYSCTLS])
+{
+	struct change_request req;
+	struct kernel *k;
+	int rc = reset ? reset_request(o, &req) : set_request(root, o, &req);
+
+	if (rc)
+		return rc;
+	k = kernel_open(root);
+	if (!k) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = change_exit(root, apply_targets(k, &req, write));
+	k->ops->close(k);
+	return rc;
+}
+
+int rollback_writes(const struct sysroot *root, bool discard, bool write[NSYSCTLS])
+{
+	struct kernel *k = kernel_open(root);
+	int rc;
+
+	if (!k) {
+		pcp_error("out of memory");
+		return EXIT_FAIL;
+	}
+	rc = change_exit(root, apply_rollback_targets(k, discard, write));
+	k->ops->close(k);
+	return rc;
+}
+
+int cmd_set(const struct sysroot *root, const struct change_opts *o)
+{
+	struct change_request req;
+	int rc = set_request(root, o, &req);
+
+	return rc ? rc : run(root, &req, o->json);
+}
+
+int cmd_reset(const struct sysroot *root, const struct change_opts *o)
+{
+	struct change_request req;
+	int rc = reset_request(o, &req);
+
+	return rc ? rc : run(root, &req, o->json);
 }
 
 /* What a discarded journal recorded, in text or JSON. */
@@ -477,6 +643,7 @@ static void print_discarded(const struct sysroot *root, const struct journal *j,
 
 static int cmd_discard(const struct sysroot *root, bool json)
 {
+	struct apply_listener say = change_listener(root);
 	struct kernel *k = kernel_open(root);
 	char why[160];
 	struct journal j;
@@ -488,7 +655,7 @@ static int cmd_discard(const struct sysroot *root, bool json)
 		return EXIT_FAIL;
 	}
 	msg_record(true);
-	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why)));
+	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why), &say));
 	k->ops->close(k);
 	if (!rc) {
 		new_json_obj(json);
@@ -501,6 +668,7 @@ static int cmd_discard(const struct sysroot *root, bool json)
 
 int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 {
+	struct apply_listener say = change_listener(root);
 	struct kernel *k;
 	struct change_result r;
 	int rc;
@@ -513,7 +681,7 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 		return EXIT_FAIL;
 	}
 	msg_record(true);
-	rc = change_exit(root, apply_rollback(k, &r));
+	rc = change_exit(root, apply_rollback(k, &r, &say));
 	k->ops->close(k);
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);

@@ -14,10 +14,23 @@ struct change_opts {
 	bool dry_run, persist, persist_only, json;
 };
 
+/*
+ * What set (or with reset, reset) and rollback would write, into write[],
+ * for the command table to check this process may before the command runs:
+ * an exit code, after the command's usage and interface checks (exits 2
+ * and 3 come first).
+ */
+int change_writes(const struct sysroot *root, const struct change_opts *o, bool reset,
+		  bool write[NSYSCTLS]);
+int rollback_writes(const struct sysroot *root, bool discard, bool write[NSYSCTLS]);
+
 int cmd_set(const struct sysroot *root, const struct change_opts *o);
 int cmd_reset(const struct sysroot *root, const struct change_opts *o);
 /* discard: rollback --discard, remove a journal that can never be applied. */
 int cmd_rollback(const struct sysroot *root, bool json, bool discard);
+
+/* The listener that says what the transaction tells (apply.h), as pcpctl words it. */
+struct apply_listener change_listener(const struct sysroot *root);
 
 /*
  * The exit code (enum pcpctl_exit) of what came of a change, after saying

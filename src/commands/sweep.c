@@ -1099,17 +1099,24 @@ static long largest_high(const struct zoneinfo *zi)
 	return high;
 }
 
-/* Apply value, and the pinned setting with it, verified; *high as zoneinfo then says. */
-static int apply_point(struct kernel *k, const struct sysroot *root, const struct plan *p,
-		       long value, bool dry_run, long *high)
+/* The change to value, and the pinned setting with it. */
+static struct change_request point_request(const struct plan *p, long value, bool dry_run)
 {
-	struct change_request req = {
+	return (struct change_request){
 		.set_batch = p->batch || p->pinned, .batch = p->batch ? value : p->pin,
 		.set_fraction = !p->batch || p->pinned, .fraction = p->batch ? p->pin : value,
 		.in_session = !dry_run, .dry_run = dry_run,
 	};
+}
+
+/* Apply value, and the pinned setting with it, verified; *high as zoneinfo then says. */
+static int apply_point(struct kernel *k, const struct sysroot *root, const struct plan *p,
+		       long value, bool dry_run, long *high)
+{
+	struct change_request req = point_request(p, value, dry_run);
+	struct apply_listener say = change_listener(root);
 	struct change_result res;
-	int rc = change_exit(root, apply_change(k, &req, &res));
+	int rc = change_exit(root, apply_change(k, &req, &res, &say));
 
 	if (!rc && high)
 		*high = largest_high(&res.zi_after);
@@ -1117,8 +1124,40 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 	return rc;
 }
 
+static void plan_free(struct plan *p)
+{
+	free(p->values);
+	free(p->tasks);
+	free(p->cpus);
+	if (p->log_fd != STDERR_FILENO)
+		close(p->log_fd);
+}
+
+int sweep_writes(const struct sysroot *root, const struct sweep_opts *o, bool write[NSYSCTLS])
+{
+	struct kernel *k = NULL;
+	struct plan p;
+	int rc = make_plan(root, o, &p);
+
+	if (!rc && !(k = kernel_open(root))) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+	}
+	if (!rc) {
+		/* Every value writes what the first does, and the restore only what they wrote. */
+		struct change_request req = point_request(&p, p.values[0], true);
+
+		rc = change_exit(root, apply_targets(k, &req, write));
+	}
+	if (k)
+		k->ops->close(k);
+	plan_free(&p);
+	return rc;
+}
+
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 {
+	struct apply_listener say = change_listener(root);
 	struct change_session session = { .lock = -1 };
 	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
 	struct verdict *verdicts = NULL;
@@ -1163,7 +1202,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 		goto out;
 	}
 	catch_signals();
-	rc = change_exit(root, apply_session_begin(k, &session));
+	rc = change_exit(root, apply_session_begin(k, &session, &say));
 	if (rc)
 		goto out;
 	if (!o->json)
@@ -1199,7 +1238,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 				print_row(pt, &pts[t]);
 		}
 	}
-	end_rc = change_exit(root, apply_session_end(k, &session));
+	end_rc = change_exit(root, apply_session_end(k, &session, &say));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :
@@ -1225,11 +1264,7 @@ out:
 	free(pts);
 	free(verdicts);
 	hostinfo_free(&host);
-	free(p.values);
-	free(p.tasks);
-	free(p.cpus);
-	if (p.log_fd != STDERR_FILENO)
-		close(p.log_fd);
+	plan_free(&p);
 	apply_session_free(&session);
 	if (k)
 		k->ops->close(k);

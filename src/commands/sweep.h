@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel.h"
+
 struct lockprof;
 struct sysroot;
 
@@ -35,6 +37,12 @@ struct sweep_opts {
  */
 int sweep_parse_values(const char *text, long **values, size_t *n);
 
+/*
+ * What a sweep writes (the swept setting, and the pinned one), for the
+ * command table to check this process may, once its usage and the first
+ * value's interface are checked: an exit code.
+ */
+int sweep_writes(const struct sysroot *root, const struct sweep_opts *o, bool write[NSYSCTLS]);
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o);
 
 #endif

@@ -12,10 +12,8 @@
 #include "c.h"
 #include "journal.h"
 #include "lock.h"
-#include "msg.h"
 #include "pcprules.h"
 #include "persist.h"
-#include "privs.h"
 #include "sysroot.h"
 #include "topology.h"
 
@@ -65,6 +63,29 @@ const char *verify_check_text(int bit)
 {
 	return checks[bit].text;
 }
+
+/*
+ * The listener of the call in progress.  A public entry sets it and puts the
+ * one before back (apply_session_end calls apply_change), so the steps below
+ * need not hand it on.
+ */
+static const struct apply_listener *listener;
+
+static const struct apply_listener *listen_to(const struct apply_listener *l)
+{
+	const struct apply_listener *was = listener;
+
+	listener = l;
+	return was;
+}
+
+static void tell(const struct apply_event *ev)
+{
+	if (listener && listener->heard)
+		listener->heard(ev, listener->ctx);
+}
+
+#define TELL(...) tell(&(struct apply_event){ __VA_ARGS__ })
 
 static void checkpoint(struct kernel *k, const char *step)
 {
@@ -454,7 +475,7 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 	int rc = 0;
 
 	if (!(res->expected = calloc(zi->nzones ? zi->nzones : 1, sizeof(*res->expected)))) {
-		pcp_error("out of memory");
+		TELL(.kind = APPLY_NO_MEMORY);
 		rc = -ENOMEM;
 	}
 	for (size_t i = 0; !rc && i < zi->nzones; i++) {
@@ -469,7 +490,7 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		rc = zone_input(k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
 				sizeof(why));
 		if (rc) {
-			pcp_error("%s", why);
+			TELL(.kind = APPLY_ZONE_UNKNOWN, .text = why);
 			break;
 		}
 		e->node = z->node;
@@ -504,28 +525,20 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
 	if (!rc && floored.len)
-		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
-			 "/ CPUs is less: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
-			 floored.list);
+		TELL(.kind = APPLY_HIGH_FLOORED, .sysctl = fs, .value = ex->value[fs],
+		     .text = floored.list);
 	if (!rc && zeroed.len)
-		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
-			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
-			 "goes back to the zone: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
-			 zeroed.list);
+		TELL(.kind = APPLY_HIGH_ZEROED, .sysctl = fs, .value = ex->value[fs],
+		     .text = zeroed.list);
 	if (!rc && capped.len)
-		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
-			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
-			 ex->value[SYSCTL_BATCH], PCP_FRACTION_MIN, capped.list);
+		TELL(.kind = APPLY_BATCH_CAPPED, .sysctl = SYSCTL_BATCH,
+		     .value = ex->value[SYSCTL_BATCH], .text = capped.list);
 	return rc;
 }
 
 static void write_failed(enum pcp_sysctl s, long value, int rc)
 {
-	if (rc == -EINVAL)
-		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what this "
-			  "kernel accepts", sysctl_name(s), value);
-	else
-		pcp_error("cannot write vm.%s = %ld: %s", sysctl_name(s), value, strerror(-rc));
+	TELL(.kind = APPLY_WRITE_FAILED, .sysctl = s, .value = value, .err = -rc);
 }
 
 /*
@@ -543,8 +556,7 @@ static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct ch
 	w->to = now;
 	if (now == wrote || now == w->from)
 		return true;
-	pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
-		 "changed it; left as it is", sysctl_name(w->sysctl), now, wrote);
+	TELL(.kind = APPLY_FOREIGN_VALUE, .sysctl = w->sysctl, .value = now, .other = wrote);
 	res->foreign[w->sysctl] = true;
 	res->after[w->sysctl] = now;
 	return false;
@@ -592,7 +604,7 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
-			pcp_error("the restored settings do not verify: %s", why);
+			TELL(.kind = APPLY_RESTORE_UNVERIFIED, .text = why);
 			failed = 1;
 		}
 	}
@@ -605,28 +617,13 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 			failed = 1;
 	}
 	if (failed) {
-		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
-			  "'%s'", sysroot_name(k->root, PATH_JOURNAL),
-			  sysroot_command(k->root, "rollback"));
+		TELL(.kind = APPLY_ROLLBACK_FAILED);
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own ? journal_remove_at(own) : 0;
 	if (rc)
-		pcp_warn("settings restored, but %s could not be removed: %s", own->path,
-			 strerror(-rc));
+		TELL(.kind = APPLY_JOURNAL_KEPT, .path = own->path, .err = -rc);
 	return foreign ? CHANGE_FOREIGN : CHANGE_FAILED;
-}
-
-/* CHANGE_NO_ACCESS when s is not writable; running out of memory to tell is no such thing. */
-static enum change_status write_access(const struct kernel *k, enum pcp_sysctl s)
-{
-	int rc = check_write_access(k, s);
-
-	if (rc == -ENOMEM) {
-		pcp_error("out of memory");
-		return CHANGE_FAILED;
-	}
-	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
 
 /*
@@ -642,13 +639,13 @@ static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!release) {
-		pcp_error("cannot read the kernel release from %s: %s",
-			  sysroot_name(k->root, PATH_OSRELEASE), strerror(errno));
+		TELL(.kind = APPLY_RELEASE_UNREADABLE, .path = sysroot_name(k->root, PATH_OSRELEASE),
+		     .err = errno);
 		return CHANGE_FAILED;
 	}
 	rc = pcp_era_of_release(release, &r->era);
 	if (rc)
-		pcp_error("cannot tell the kernel version from its release \"%s\"", release);
+		TELL(.kind = APPLY_RELEASE_UNKNOWN, .text = release);
 	doubt = rc ? NULL : pcp_release_doubt(release);
 	if (doubt)
 		snprintf(r->doubt, sizeof(r->doubt), "%s", doubt);
@@ -781,7 +778,7 @@ static enum change_status prepare(struct txn *t)
 	 */
 	if (t->req->dry_run) {
 		if (zoneinfo_copy(&res->zi_after, &res->zi_before)) {
-			pcp_error("out of memory");
+			TELL(.kind = APPLY_NO_MEMORY);
 			return CHANGE_FAILED;
 		}
 		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_after, true);
@@ -812,7 +809,7 @@ static void confirm_unchanged(struct txn *t)
 
 	t->res->verified = rc == 0;
 	if (rc)
-		pcp_warn("already set, but zoneinfo disagrees: %s", why);
+		TELL(.kind = APPLY_ALREADY_SET_DISAGREES, .text = why);
 }
 
 /*
@@ -895,7 +892,7 @@ static enum change_status verify_writes(struct txn *t)
 	checkpoint(t->k, "verify");
 	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
 		   &t->res->zi_after, &t->res->checks, why, sizeof(why))) {
-		pcp_error("verification failed: %s", why);
+		TELL(.kind = APPLY_VERIFY_FAILED, .text = why);
 		snprintf(t->res->unexpected, sizeof(t->res->unexpected), "%s", why);
 		return CHANGE_FAILED;
 	}
@@ -939,8 +936,7 @@ static enum change_status commit(struct txn *t)
 	checkpoint(t->k, "committed");
 	rc = journal_remove_at(t->files);
 	if (rc)
-		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
-			 "next pcpctl change removes it", t->files->path, strerror(-rc));
+		TELL(.kind = APPLY_COMMITTED_JOURNAL_KEPT, .path = t->files->path, .err = -rc);
 	return CHANGE_DONE;
 }
 
@@ -996,8 +992,7 @@ static void read_back(struct kernel *k, struct change_result *res)
 			continue;
 		rc = k->ops->read_sysctl(k, s, &res->after[s]);
 		if (rc)
-			pcp_warn("cannot read vm.%s back: %s; the value reported after is the one "
-				 "meant", sysctl_name(s), strerror(-rc));
+			TELL(.kind = APPLY_READ_BACK_FAILED, .sysctl = s, .err = -rc);
 	}
 }
 
@@ -1009,13 +1004,12 @@ static enum change_status sysctl_d_access(const struct sysroot *root)
 	int rc;
 
 	if (!path) {
-		pcp_error("out of memory");
+		TELL(.kind = APPLY_NO_MEMORY);
 		return CHANGE_FAILED;
 	}
 	rc = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? errno : 0;
 	if (rc)
-		pcp_error("cannot write to %s: %s%s", path, strerror(rc),
-			  rc == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
+		TELL(.kind = APPLY_SYSCTL_D_REFUSED, .path = path, .err = rc);
 	free(path);
 	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
@@ -1051,8 +1045,7 @@ static enum change_status persist_only(struct kernel *k, const struct change_req
 	}
 	for (int s = 0; s < NSYSCTLS && !req->reset; s++)
 		if (targeted[s] && !res->have[s])
-			pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
-				 "that has it boots", sysctl_name(s));
+			TELL(.kind = APPLY_PERSIST_ABSENT_SYSCTL, .sysctl = s);
 	if (!req->dry_run && ((st = sysctl_d_access(k->root)) ||
 			      (lock = lock_acquire(k->root)) < 0))
 		return st ? st : CHANGE_FAILED;
@@ -1071,8 +1064,46 @@ static enum change_status persist_only(struct kernel *k, const struct change_req
 	return st;
 }
 
-enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				struct change_result *res)
+enum change_status apply_targets(struct kernel *k, const struct change_request *req,
+				 bool write[NSYSCTLS])
+{
+	struct change_result res = { .have = { false } };
+	struct expectation want;
+	enum change_status st;
+
+	memset(write, 0, NSYSCTLS * sizeof(*write));
+	if (req->persist_only)
+		return CHANGE_DONE;
+	if ((st = read_settings(k, &res)) || (st = plan(req, &res, &want)))
+		return st;
+	memcpy(write, want.targeted, sizeof(want.targeted));
+	return CHANGE_DONE;
+}
+
+enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool write[NSYSCTLS])
+{
+	struct change_result now = { .have = { false } };
+	enum change_status st;
+
+	memset(write, 0, NSYSCTLS * sizeof(*write));
+	/*
+	 * With nothing to restore or tidy (a killed change's temporary files),
+	 * there is nothing to need privilege for.  Only ENOENT says a file is
+	 * not there: a directory this user may not search hides nothing.
+	 */
+	if (sysroot_probe(k->root, PATH_JOURNAL) == 0 &&
+	    (discard || (sysroot_probe(k->root, PATH_JOURNAL_TMP) == 0 &&
+			 sysroot_probe(k->root, PATH_PERSIST ".tmp") == 0)))
+		return CHANGE_DONE;
+	/* Every setting the kernel has may be restored; who may not roll back may not discard. */
+	if ((st = read_settings(k, &now)))
+		return st;
+	memcpy(write, now.have, sizeof(now.have));
+	return CHANGE_DONE;
+}
+
+static enum change_status change(struct kernel *k, const struct change_request *req,
+				 struct change_result *res)
 {
 	struct journal_files files = { 0 };
 	struct expectation want;
@@ -1083,18 +1114,18 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	if (req->persist_only)
 		return persist_only(k, req, res);
 	/*
-	 * A missing interface or privilege is reported before the lock is
-	 * taken (creating it needs privilege too); transact() plans again
-	 * under the lock, with what is current then.
+	 * A missing interface is reported before the lock is taken (the
+	 * command table checked the privilege, see apply_targets); transact()
+	 * plans again under the lock, with what is current then.
 	 */
 	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)) ||
 	    (st = plan(req, res, &want)))
 		return st;
-	/* A dry run checks all a change would need: the access, the lock, the journal. */
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (want.targeted[s] && (st = write_access(k, s)))
-			return st;
-	/* as --persist-only does: a file that cannot be written stops the change before it starts */
+	/*
+	 * A dry run checks all a change would need: the lock, the journal, and
+	 * as --persist-only does, a file that cannot be written stops the change
+	 * before it starts.
+	 */
 	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(k->root)))
 		return st;
 	if (!req->in_session) {
@@ -1112,6 +1143,16 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 	/* A dry run that could go ahead reports what it would write. */
 	if (!req->dry_run || st != CHANGE_DONE)
 		read_back(k, res);
+	return st;
+}
+
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
+				struct change_result *res, const struct apply_listener *l)
+{
+	const struct apply_listener *was = listen_to(l);
+	enum change_status st = change(k, req, res);
+
+	listen_to(was);
 	return st;
 }
 
@@ -1135,12 +1176,10 @@ static enum change_status rollback_journal(struct kernel *k, struct journal *j, 
 	if (rc == -ENOENT)
 		return CHANGE_DONE;
 	if (rc == -EBADMSG)
-		pcp_error("refusing %s: %s; nothing was changed. Set the values by hand, then "
-			  "run '%s', which removes it and prints what it held",
-			  sysroot_name(k->root, PATH_JOURNAL), why,
-			  sysroot_command(k->root, "rollback --discard"));
+		TELL(.kind = APPLY_JOURNAL_DAMAGED, .text = why);
 	else if (rc)
-		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
+		TELL(.kind = APPLY_JOURNAL_UNREADABLE, .path = sysroot_name(k->root, PATH_JOURNAL),
+		     .err = -rc);
 	if (rc)
 		return CHANGE_FAILED;
 	*found = true;
@@ -1148,17 +1187,14 @@ static enum change_status rollback_journal(struct kernel *k, struct journal *j, 
 }
 
 /* The journal's old values as writes back from the current ones. */
-static enum change_status plan_rollback(struct kernel *k, const struct journal *j,
-					struct change_result *res, struct expectation *old)
+static enum change_status plan_rollback(const struct journal *j, struct change_result *res,
+					struct expectation *old)
 {
 	memcpy(old->have, res->have, sizeof(old->have));
 	memcpy(old->value, res->before, sizeof(old->value));
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
-			pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-				  "kernel? Once the settings are right, '%s' removes it",
-				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]),
-				  sysroot_command(k->root, "rollback --discard"));
+			TELL(.kind = APPLY_JOURNAL_ALIEN_SYSCTL, .sysctl = j->sysctl[i]);
 			return CHANGE_NO_SYSCTL;
 		}
 		/* A journal without what was written (a sweep's) compares with the value now. */
@@ -1173,7 +1209,7 @@ static enum change_status plan_rollback(struct kernel *k, const struct journal *
 	return CHANGE_DONE;
 }
 
-enum change_status apply_rollback(struct kernel *k, struct change_result *res)
+static enum change_status rollback(struct kernel *k, struct change_result *res)
 {
 	struct journal_files files = { 0 };
 	struct expectation old;
@@ -1185,18 +1221,11 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	memset(res, 0, sizeof(*res));
 	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)))
 		return st;
-	/*
-	 * With nothing to restore or tidy (a killed change's temporary files),
-	 * there is nothing to need privilege for.  Only ENOENT says a file is
-	 * not there: a directory this user may not search hides nothing.
-	 */
+	/* Nothing to restore or tidy: see apply_rollback_targets. */
 	if (sysroot_probe(k->root, PATH_JOURNAL) == 0 &&
 	    sysroot_probe(k->root, PATH_JOURNAL_TMP) == 0 &&
 	    sysroot_probe(k->root, PATH_PERSIST ".tmp") == 0)
 		return CHANGE_DONE;
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (res->have[s] && (st = write_access(k, s)))
-			return st;
 	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
 		st = CHANGE_FAILED;
 		goto out;
@@ -1205,14 +1234,12 @@ enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 	if (st || !found)
 		goto out;
 	/* Read again under the lock: the holder we waited for may have written since. */
-	if ((st = read_settings(k, res)) || (st = plan_rollback(k, &j, res, &old)))
+	if ((st = read_settings(k, res)) || (st = plan_rollback(&j, res, &old)))
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
 	st = roll_back(k, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
-		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
-			 "set the values by hand and run '%s'",
-			 sysroot_command(k->root, "rollback --discard"));
+		TELL(.kind = APPLY_ROLLBACK_STUCK);
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
@@ -1226,8 +1253,18 @@ out:
 	return st;
 }
 
-enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
-				 char *why, size_t whylen)
+enum change_status apply_rollback(struct kernel *k, struct change_result *res,
+				  const struct apply_listener *l)
+{
+	const struct apply_listener *was = listen_to(l);
+	enum change_status st = rollback(k, res);
+
+	listen_to(was);
+	return st;
+}
+
+static enum change_status discard(struct kernel *k, struct journal *j, bool *found,
+				  char *why, size_t whylen)
 {
 	struct journal_files files = { 0 };
 	struct change_result now;
@@ -1242,10 +1279,6 @@ enum change_status apply_discard(struct kernel *k, struct journal *j, bool *foun
 	memset(&now, 0, sizeof(now));
 	if ((st = read_settings(k, &now)))
 		return st;
-	/* As for the rollback it stands in for: who may not roll back may not discard. */
-	for (int s = 0; s < NSYSCTLS; s++)
-		if (now.have[s] && (st = write_access(k, s)))
-			return st;
 	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
 		st = CHANGE_FAILED;
 		goto out;
@@ -1258,7 +1291,7 @@ enum change_status apply_discard(struct kernel *k, struct journal *j, bool *foun
 	/* A damaged journal is discarded too: it could never be applied either. */
 	rc = journal_read(k->root, j, why, whylen);
 	if (rc && rc != -EBADMSG && rc != -ENOENT) {
-		pcp_error("cannot read %s: %s", files.path, strerror(-rc));
+		TELL(.kind = APPLY_JOURNAL_UNREADABLE, .path = files.path, .err = -rc);
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1268,7 +1301,7 @@ enum change_status apply_discard(struct kernel *k, struct journal *j, bool *foun
 		goto out;
 	rc = journal_remove_at(&files);
 	if (rc) {
-		pcp_error("cannot remove %s: %s", files.path, strerror(-rc));
+		TELL(.kind = APPLY_JOURNAL_NOT_REMOVED, .path = files.path, .err = -rc);
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1279,7 +1312,17 @@ out:
 	return st;
 }
 
-enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
+enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
+				 char *why, size_t whylen, const struct apply_listener *l)
+{
+	const struct apply_listener *was = listen_to(l);
+	enum change_status st = discard(k, j, found, why, whylen);
+
+	listen_to(was);
+	return st;
+}
+
+static enum change_status session_begin(struct kernel *k, struct change_session *s)
 {
 	struct journal *j;
 	enum change_status st;
@@ -1287,7 +1330,7 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 	memset(s, 0, sizeof(*s));
 	j = s->journal = calloc(1, sizeof(*s->journal));
 	if (!j) {
-		pcp_error("out of memory");
+		TELL(.kind = APPLY_NO_MEMORY);
 		return CHANGE_FAILED;
 	}
 	s->lock = lock_acquire(k->root);
@@ -1306,9 +1349,6 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 	for (int i = 0; i < NSYSCTLS && !st; i++) {
 		if (!s->original.have[i])
 			continue;
-		st = write_access(k, i);
-		if (st)
-			break;
 		j->sysctl[j->n] = i;
 		j->old[j->n++] = s->original.before[i];
 	}
@@ -1329,7 +1369,17 @@ enum change_status apply_session_begin(struct kernel *k, struct change_session *
 	return st;
 }
 
-enum change_status apply_session_end(struct kernel *k, struct change_session *s)
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s,
+				       const struct apply_listener *l)
+{
+	const struct apply_listener *was = listen_to(l);
+	enum change_status st = session_begin(k, s);
+
+	listen_to(was);
+	return st;
+}
+
+static enum change_status session_end(struct kernel *k, struct change_session *s)
 {
 	const struct change_result *o = &s->original;
 	struct change_request req = {
@@ -1340,23 +1390,31 @@ enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
-	enum change_status st = apply_change(k, &req, &res);
+	enum change_status st = change(k, &req, &res);
 
 	apply_result_free(&res);
 	if (st == CHANGE_DONE) {
 		int err = journal_remove(k->root);
 
 		if (err)
-			pcp_warn("settings restored, but %s could not be removed: %s",
-				 sysroot_name(k->root, PATH_JOURNAL), strerror(-err));
+			TELL(.kind = APPLY_JOURNAL_KEPT, .path = sysroot_name(k->root, PATH_JOURNAL),
+			     .err = -err);
 	} else {
-		pcp_error("could not restore the settings from before; %s keeps them: run "
-			  "'%s'", sysroot_name(k->root, PATH_JOURNAL),
-			  sysroot_command(k->root, "rollback"));
+		TELL(.kind = APPLY_SESSION_NOT_RESTORED);
 		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);
 	s->lock = -1;
+	return st;
+}
+
+enum change_status apply_session_end(struct kernel *k, struct change_session *s,
+				     const struct apply_listener *l)
+{
+	const struct apply_listener *was = listen_to(l);
+	enum change_status st = session_end(k, s);
+
+	listen_to(was);
 	return st;
 }
 

@@ -20,8 +20,8 @@ enum persist_mode { PERSIST_NONE, PERSIST_SET, PERSIST_REMOVE };
 
 /*
  * What came of a change.  Runtime failures (a write refused, a file not
- * readable) have been described on stderr by the time they are returned;
- * the statuses marked "unsaid" leave the wording to the caller.
+ * readable) have been handed to the caller's listener as events by the time
+ * they are returned; the statuses marked "unsaid" come with no event.
  */
 enum change_status {
 	CHANGE_DONE,		/* applied and verified, already so, or nothing to do */
@@ -29,10 +29,58 @@ enum change_status {
 	CHANGE_NO_BATCH,	/* unsaid: the kernel has no vm.percpu_pagelist_batch */
 	CHANGE_NO_FRACTION,	/* unsaid: nor either fraction sysctl */
 	CHANGE_NO_SYSCTL,	/* the journal records a sysctl this kernel lacks */
-	CHANGE_NO_ACCESS,	/* this process may not write a sysctl it must */
+	CHANGE_NO_ACCESS,	/* this process may not write the sysctl.d file (the sysctls: privs.h) */
 	CHANGE_JOURNAL_LEFT,	/* unsaid: an interrupted change's journal is there */
 	CHANGE_ROLLBACK_FAILED,	/* the restore failed too: the journal is kept */
 	CHANGE_FOREIGN,		/* undone but for values another writer set, left as they are */
+};
+
+/*
+ * What happened during a change, in order, as it happens: the transaction
+ * words nothing, its caller's listener says each event (change.c).  An event
+ * is handed over at once, so that what is to be said before a checkpoint
+ * (a crash may follow) is said then.  Which fields an event fills is noted.
+ */
+enum apply_event_kind {
+	APPLY_NO_MEMORY,		/* none */
+	APPLY_ZONE_UNKNOWN,		/* text: why a zone's CPUs cannot be told */
+	APPLY_HIGH_FLOORED,		/* sysctl, value; text: the zones */
+	APPLY_HIGH_ZEROED,		/* sysctl, value; text: the zones */
+	APPLY_BATCH_CAPPED,		/* value; text: the zones */
+	APPLY_WRITE_FAILED,		/* sysctl, value, err */
+	APPLY_FOREIGN_VALUE,		/* sysctl, value (now), other (what pcpctl wrote) */
+	APPLY_RESTORE_UNVERIFIED,	/* text: why */
+	APPLY_ROLLBACK_FAILED,		/* none: the journal is kept */
+	APPLY_JOURNAL_KEPT,		/* path, err: restored, but the journal stays */
+	APPLY_RELEASE_UNREADABLE,	/* path, err */
+	APPLY_RELEASE_UNKNOWN,		/* text: the release */
+	APPLY_ALREADY_SET_DISAGREES,	/* text: why */
+	APPLY_VERIFY_FAILED,		/* text: why */
+	APPLY_COMMITTED_JOURNAL_KEPT,	/* path, err */
+	APPLY_READ_BACK_FAILED,		/* sysctl, err */
+	APPLY_SYSCTL_D_REFUSED,		/* path, err */
+	APPLY_PERSIST_ABSENT_SYSCTL,	/* sysctl */
+	APPLY_JOURNAL_DAMAGED,		/* text: why */
+	APPLY_JOURNAL_UNREADABLE,	/* path, err */
+	APPLY_JOURNAL_ALIEN_SYSCTL,	/* sysctl: recorded, and this kernel lacks it */
+	APPLY_ROLLBACK_STUCK,		/* none: after APPLY_ROLLBACK_FAILED of a rollback */
+	APPLY_JOURNAL_NOT_REMOVED,	/* path, err */
+	APPLY_SESSION_NOT_RESTORED,	/* none: the session's journal is kept */
+};
+
+struct apply_event {
+	enum apply_event_kind kind;
+	enum pcp_sysctl sysctl;
+	long value, other;
+	int err;		/* a positive errno */
+	const char *path;
+	const char *text;
+};
+
+/* Who hears the events of a call; NULL hears nothing. */
+struct apply_listener {
+	void (*heard)(const struct apply_event *ev, void *ctx);
+	void *ctx;
 };
 
 struct change_request {
@@ -136,9 +184,20 @@ struct change_result {
 };
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				struct change_result *res);
+				struct change_result *res, const struct apply_listener *l);
 /* Restore what an interrupted change's journal recorded; CHANGE_DONE when none was. */
-enum change_status apply_rollback(struct kernel *k, struct change_result *res);
+enum change_status apply_rollback(struct kernel *k, struct change_result *res,
+				  const struct apply_listener *l);
+/*
+ * The sysctls a change (or a rollback, or with discard rollback --discard)
+ * would write, into write[], for the command table to check this process may
+ * before anything runs: none for --persist-only, or when there is no
+ * journal.  CHANGE_NO_BATCH or CHANGE_NO_FRACTION when the kernel lacks one
+ * the change sets; CHANGE_FAILED when the settings cannot be read.
+ */
+enum change_status apply_targets(struct kernel *k, const struct change_request *req,
+				 bool write[NSYSCTLS]);
+enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool write[NSYSCTLS]);
 void apply_result_free(struct change_result *res);
 
 struct journal;
@@ -149,7 +208,7 @@ struct journal;
  * damaged, nothing and why says how.
  */
 enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found, char *why,
-				 size_t whylen);
+				 size_t whylen, const struct apply_listener *l);
 
 /*
  * A session of several changes (a sweep): lock, and journal every pcp
@@ -163,12 +222,14 @@ struct change_session {
 	struct journal *journal;
 };
 
-enum change_status apply_session_begin(struct kernel *k, struct change_session *s);
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s,
+				       const struct apply_listener *l);
 /*
  * Restore the original values and verify them against the zones as they
  * were before the session: CHANGE_DONE or CHANGE_ROLLBACK_FAILED.
  */
-enum change_status apply_session_end(struct kernel *k, struct change_session *s);
+enum change_status apply_session_end(struct kernel *k, struct change_session *s,
+				     const struct apply_listener *l);
 /* What begin allocated, whatever came of it. */
 void apply_session_free(struct change_session *s);
 

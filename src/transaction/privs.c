@@ -4,12 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-
-#include "msg.h"
 
 int drop_privileges(void)
 {
@@ -35,24 +32,14 @@ int drop_privileges(void)
 	return rc;
 }
 
-int check_write_access(const struct kernel *k, enum pcp_sysctl s)
+int sysctl_write_access(const struct kernel *k, enum pcp_sysctl s, char **path)
 {
-	char *path = sysctl_path(k, s);
-	int rc = 0;
-
-	if (!path)
+	*path = sysctl_path(k, s);
+	if (!*path)
 		return -ENOMEM;
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0) {
-		rc = -EACCES;
-		if (errno == EROFS)
-			pcp_error("%s is on a read-only file system (a container?); change it on the host",
-				  path);
-		else if (geteuid() != 0)
-			pcp_error("writing %s needs root (euid 0): the kernel checks the file's owner "
-				  "bits, which no capability overrides; run pcpctl as root", path);
-		else
-			pcp_error("cannot write %s: %s", path, strerror(errno));
-	}
-	free(path);
-	return rc;
+	if (faccessat(AT_FDCWD, *path, W_OK, AT_EACCESS) < 0)
+		return -errno;
+	free(*path);
+	*path = NULL;
+	return 0;
 }

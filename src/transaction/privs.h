@@ -14,7 +14,11 @@
  */
 int drop_privileges(void);
 
-/* 0, or prints why and returns -EACCES when this process may not write the sysctl. */
-int check_write_access(const struct kernel *k, enum pcp_sysctl s);
+/*
+ * Whether this process may write the sysctl: 0, -ENOMEM, or the negative
+ * errno of the refusal (-EACCES, -EROFS, ...), with *path the file refused
+ * (malloc'ed, for the caller to name and free).
+ */
+int sysctl_write_access(const struct kernel *k, enum pcp_sysctl s, char **path);
 
 #endif
