@@ -1064,6 +1064,22 @@ static enum change_status persist_only(struct kernel *k, const struct change_req
 	return st;
 }
 
+/*
+ * Whether the kernel's release can be read and told.  A change reads it
+ * before it looks at the interface (kernel_rules, then plan): where it
+ * cannot, the change itself says so and exits as it always has, so there is
+ * nothing for the command table to check before.
+ */
+static bool release_known(struct kernel *k)
+{
+	char *release = kernel_release(k);
+	enum pcp_era era;
+	bool known = release && pcp_era_of_release(release, &era) == 0;
+
+	free(release);
+	return known;
+}
+
 enum change_status apply_targets(struct kernel *k, const struct change_request *req,
 				 bool write[NSYSCTLS])
 {
@@ -1072,7 +1088,7 @@ enum change_status apply_targets(struct kernel *k, const struct change_request *
 	enum change_status st;
 
 	memset(write, 0, NSYSCTLS * sizeof(*write));
-	if (req->persist_only)
+	if (req->persist_only || !release_known(k))
 		return CHANGE_DONE;
 	if ((st = read_settings(k, &res)) || (st = plan(req, &res, &want)))
 		return st;
