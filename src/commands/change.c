@@ -81,32 +81,138 @@ int change_exit(const struct sysroot *root, enum change_status st)
 	return EXIT_FAIL;
 }
 
+/* Why a verification failed (apply.h), in words: a sentence of at most len - 1 bytes. */
+static void why_text(const struct apply_why *w, char *buf, size_t len)
+{
+	const char *name = sysctl_name(w->sysctl);
+	int n = 0;
+
+	switch (w->kind) {
+	case WHY_NONE:
+		n = snprintf(buf, len, "%s", "");
+		break;
+	case WHY_PAGESET:
+		n = snprintf(buf, len, "node %d zone %s cpu %d shows %s %ld, expected %ld", w->node,
+			     w->zone, w->cpu, zi_field_name(w->field), w->seen, w->expected);
+		break;
+	case WHY_CPUS_UNKNOWN:
+		n = snprintf(buf, len, "cannot tell the CPUs of node %d from %s: %s", w->node,
+			     w->path, strerror(w->err));
+		break;
+	case WHY_BATCHES_DIFFER:
+		n = snprintf(buf, len, "node %d zone %s shows different batches on its CPUs",
+			     w->node, w->zone);
+		break;
+	case WHY_BATCH_FIXED:
+		n = snprintf(buf, len, "node %d zone %s shows batch %ld, which vm.%s cannot "
+			     "change (it was %ld)", w->node, w->zone, w->seen, name, w->expected);
+		break;
+	case WHY_BATCH_ABOVE:
+		n = snprintf(buf, len, "node %d zone %s shows batch %ld, more than the %ld written",
+			     w->node, w->zone, w->seen, w->expected);
+		break;
+	case WHY_READ_BACK_FAILED:
+		n = snprintf(buf, len, "cannot read vm.%s back: %s", name, strerror(w->err));
+		break;
+	case WHY_READ_BACK:
+		n = snprintf(buf, len, "vm.%s reads back %ld, expected %ld", name, w->seen,
+			     w->expected);
+		break;
+	case WHY_ZONEINFO_UNREADABLE:
+		n = snprintf(buf, len, "cannot read zoneinfo");
+		break;
+	case WHY_ZONE_GONE:
+		n = snprintf(buf, len, "node %d zone %s, observed before the change, has no "
+			     "pagesets now", w->node, w->zone);
+		break;
+	}
+	/* A sentence cut short is not added to. */
+	if (w->as_before && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " as before the change");
+}
+
+/*
+ * The zones of a clamping event, "node N zone Z ..." joined by ", ": as
+ * much of the list as fits 511 bytes.  pages: the managed pages, else the
+ * value and what it is instead of.
+ */
+static void zones_text(const struct apply_event *ev, bool pages, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ev->nzones && len < size; i++) {
+		const struct apply_zone_clamp *z = &ev->zones[i];
+		int n;
+
+		if (pages)
+			n = snprintf(buf + len, size - len, "%snode %d zone %s (%llu pages)",
+				     len ? ", " : "", z->node, z->zone, z->instead);
+		else
+			n = snprintf(buf + len, size - len, "%snode %d zone %s %ld (not %llu)",
+				     len ? ", " : "", z->node, z->zone, z->value, z->instead);
+		len = n < 0 ? size : len + (size_t)n;
+	}
+}
+
+/* Why pcpctl cannot know the kernel's rules to be its era's, in words; "" when it can. */
+static void doubt_text(const struct kernel_rules *r, char *buf, size_t len)
+{
+	const struct rules_doubt *d = &r->doubt;
+
+	switch (d->kind) {
+	case DOUBT_NONE:
+		snprintf(buf, len, "%s", "");
+		break;
+	case DOUBT_RELEASE:
+		snprintf(buf, len, "%s", d->release);
+		break;
+	case DOUBT_MINMAX:
+		snprintf(buf, len, "its zoneinfo %s high_min/high_max, which its release's "
+			 "generation does not", d->minmax ? "prints" : "does not print");
+		break;
+	case DOUBT_SYSCTL:
+		snprintf(buf, len, "it has vm.%s, which its release's generation does not",
+			 sysctl_name(d->sysctl));
+		break;
+	case DOUBT_PAGE_SIZE:
+		snprintf(buf, len, "its page size, %ld bytes, is none of those pcpctl was checked "
+			 "with (4, 16 and 64 KiB)", r->page_size);
+		break;
+	}
+}
+
 /* What the transaction tells as it goes, in the words pcpctl uses. */
 static void heard(const struct apply_event *ev, void *ctx)
 {
 	const struct sysroot *root = ctx;
 	const char *name = sysctl_name(ev->sysctl), *err = strerror(ev->err);
+	char why[200], zones[512];
 
+	if (ev->why)
+		why_text(ev->why, why, sizeof(why));
+	if (ev->nzones)
+		zones_text(ev, ev->kind == APPLY_HIGH_ZEROED, zones, sizeof(zones));
 	switch (ev->kind) {
 	case APPLY_NO_MEMORY:
 		pcp_error("out of memory");
 		break;
 	case APPLY_ZONE_UNKNOWN:
-		pcp_error("%s", ev->text);
+		pcp_error("%s", why);
 		break;
 	case APPLY_HIGH_FLOORED:
 		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
-			 "/ CPUs is less: %s", name, ev->value, ev->value, ev->text);
+			 "/ CPUs is less: %s", name, ev->value, ev->value, zones);
 		break;
 	case APPLY_HIGH_ZEROED:
 		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
 			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
-			 "goes back to the zone: %s", name, ev->value, ev->value, ev->text);
+			 "goes back to the zone: %s", name, ev->value, ev->value, zones);
 		break;
 	case APPLY_BATCH_CAPPED:
 		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
 			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
-			 ev->value, PCP_FRACTION_MIN, ev->text);
+			 ev->value, PCP_FRACTION_MIN, zones);
 		break;
 	case APPLY_WRITE_FAILED:
 		if (ev->err == EINVAL)
@@ -120,7 +226,7 @@ static void heard(const struct apply_event *ev, void *ctx)
 			 "changed it; left as it is", name, ev->value, ev->other);
 		break;
 	case APPLY_RESTORE_UNVERIFIED:
-		pcp_error("the restored settings do not verify: %s", ev->text);
+		pcp_error("the restored settings do not verify: %s", why);
 		break;
 	case APPLY_ROLLBACK_FAILED:
 		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
@@ -136,10 +242,10 @@ static void heard(const struct apply_event *ev, void *ctx)
 		pcp_error("cannot tell the kernel version from its release \"%s\"", ev->text);
 		break;
 	case APPLY_ALREADY_SET_DISAGREES:
-		pcp_warn("already set, but zoneinfo disagrees: %s", ev->text);
+		pcp_warn("already set, but zoneinfo disagrees: %s", why);
 		break;
 	case APPLY_VERIFY_FAILED:
-		pcp_error("verification failed: %s", ev->text);
+		pcp_error("verification failed: %s", why);
 		break;
 	case APPLY_COMMITTED_JOURNAL_KEPT:
 		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
@@ -292,6 +398,10 @@ static const char *const generations[] = {
 /* The rules the change was verified by, and the checks made (JSON). */
 static void print_checks_json(const struct change_result *r)
 {
+	char doubt[200], unexpected[200];
+
+	doubt_text(&r->rules, doubt, sizeof(doubt));
+	why_text(&r->unexpected, unexpected, sizeof(unexpected));
 	/* --persist-only reads no rules: the kernel is not changed or verified. */
 	if (!r->rules.page_size) {
 		print_null(PRINT_JSON, "rules", "%s", NULL);
@@ -299,8 +409,8 @@ static void print_checks_json(const struct change_result *r)
 		open_json_object("rules");
 		print_string(PRINT_JSON, "generation", "%s", generations[r->rules.era]);
 		print_long(PRINT_JSON, "page_size", "%ld", r->rules.page_size);
-		print_bool(PRINT_JSON, "exact", "%s", !r->rules.doubt[0]);
-		print_string_or_null("doubt", r->rules.doubt[0] ? r->rules.doubt : NULL);
+		print_bool(PRINT_JSON, "exact", "%s", !r->rules.doubt.kind);
+		print_string_or_null("doubt", r->rules.doubt.kind ? doubt : NULL);
 		close_json_object();
 	}
 	open_json_array("checks");
@@ -308,8 +418,20 @@ static void print_checks_json(const struct change_result *r)
 		if (r->checks & (1u << c))
 			print_string(PRINT_JSON, NULL, "%s", verify_check_name(c));
 	close_json_array();
-	print_string_or_null("unexpected", r->unexpected[0] ? r->unexpected : NULL);
+	print_string_or_null("unexpected", r->unexpected.kind ? unexpected : NULL);
 }
+
+/* What each check (enum verify_check) checked, by its bit. */
+static const char *const check_texts[NCHECKS] = {
+	"the sysctls read back as written",
+	"every pageset as this kernel's rules give it",
+	"every CPU of a zone shows one batch",
+	"no batch moved, as the write cannot move it",
+	"every batch that moved is within the one written",
+	"high is managed pages / the fraction on every CPU",
+	"high_min = high_max on every CPU, as a fraction sets them",
+	"every pageset shows the values observed before the change",
+};
 
 /* "checked: A, B and C" in text. */
 static void print_checks_text(const struct change_result *r)
@@ -318,7 +440,7 @@ static void print_checks_text(const struct change_result *r)
 
 	for (int c = 0; c < NCHECKS; c++)
 		if (r->checks & (1u << c)) {
-			printf("%s%s", sep, verify_check_text(c));
+			printf("%s%s", sep, check_texts[c]);
 			sep = "; ";
 		}
 	if (*sep == ';')
@@ -360,8 +482,12 @@ static void print_report(const struct change_result *r, const struct change_requ
 {
 	static const struct persist_report none;
 	bool dry_run = req && req->dry_run;
+	char doubt[200], unexpected[200];
 	bool foreign;
 	long to;
+
+	doubt_text(&r->rules, doubt, sizeof(doubt));
+	why_text(&r->unexpected, unexpected, sizeof(unexpected));
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
@@ -404,10 +530,10 @@ static void print_report(const struct change_result *r, const struct change_requ
 	if (dry_run) {
 		puts("expected per zone (now -> after the change):");
 		print_zones(r);
-		if (r->rules.doubt[0])
+		if (r->rules.doubt.kind)
 			printf("(by the rules of %s with %ld KiB pages, which pcpctl cannot know to be "
 			       "this kernel's: %s)\n", generations[r->rules.era],
-			       r->rules.page_size / 1024, r->rules.doubt);
+			       r->rules.page_size / 1024, doubt);
 		print_persist_text(root, req, r, pr);
 		puts("dry run: nothing was written");
 		return;
@@ -420,17 +546,17 @@ static void print_report(const struct change_result *r, const struct change_requ
 	else if (foreign && r->rolled_back)
 		puts("failed: the old settings were restored and verified, but for the values "
 		     "another writer set");
-	else if (r->rolled_back && r->unexpected[0] && (r->checks & CHECK_OBSERVED))
+	else if (r->rolled_back && r->unexpected.kind && (r->checks & CHECK_OBSERVED))
 		printf("failed: the kernel did not do what pcpctl expected (%s); restored and "
-		       "verified against the values before\n", r->unexpected);
+		       "verified against the values before\n", unexpected);
 	else if (r->rolled_back)
 		puts("failed: the old settings were restored and verified");
 	else if (!r->changed)
 		printf("unchanged: the kernel already has these settings%s\n",
 		       r->verified ? "" : " (but zoneinfo disagrees, see above)");
-	else if (r->rules.doubt[0]) {
+	else if (r->rules.doubt.kind) {
 		printf("changed; pcpctl cannot know this kernel's rules exactly (%s), so it checked "
-		       "only what holds in every generation\n", r->rules.doubt);
+		       "only what holds in every generation\n", doubt);
 		print_checks_text(r);
 	} else if (r->high_unconfirmed)
 		puts("changed; the sysctls read back as set (this kernel, 6.7-6.12, sets high lazily "

@@ -41,27 +41,14 @@ bool fraction_valid(long fraction)
 	return fraction == 0 || (fraction >= PCP_FRACTION_MIN && fraction <= INT32_MAX);
 }
 
-static const struct {
-	const char *name, *text;
-} checks[NCHECKS] = {
-	{ "sysctls", "the sysctls read back as written" },
-	{ "rules", "every pageset as this kernel's rules give it" },
-	{ "one_batch", "every CPU of a zone shows one batch" },
-	{ "batch_kept", "no batch moved, as the write cannot move it" },
-	{ "batch_within", "every batch that moved is within the one written" },
-	{ "fraction_high", "high is managed pages / the fraction on every CPU" },
-	{ "minmax_equal", "high_min = high_max on every CPU, as a fraction sets them" },
-	{ "observed", "every pageset shows the values observed before the change" },
+static const char *const check_names[NCHECKS] = {
+	"sysctls", "rules", "one_batch", "batch_kept", "batch_within", "fraction_high",
+	"minmax_equal", "observed",
 };
 
 const char *verify_check_name(int bit)
 {
-	return checks[bit].name;
-}
-
-const char *verify_check_text(int bit)
-{
-	return checks[bit].text;
+	return check_names[bit];
 }
 
 /*
@@ -114,13 +101,23 @@ static enum pcp_sysctl fraction_sysctl(const bool have[NSYSCTLS])
 								     SYSCTL_FRACTION;
 }
 
+/* A reason about zone z. */
+static void why_zone(struct apply_why *why, enum apply_why_kind kind, const struct zi_zone *z)
+{
+	*why = (struct apply_why){ .kind = kind, .node = z->node };
+	snprintf(why->zone, sizeof(why->zone), "%s", z->name);
+}
+
 static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, enum zi_field f,
-			 int want, char *why, size_t whylen)
+			 int want, struct apply_why *why)
 {
 	if (ps->value[f] == want)
 		return 0;
-	snprintf(why, whylen, "node %d zone %s cpu %d shows %s %d, expected %d", z->node, z->name,
-		 ps->cpu, zi_field_name(f), ps->value[f], want);
+	why_zone(why, WHY_PAGESET, z);
+	why->cpu = ps->cpu;
+	why->field = f;
+	why->seen = ps->value[f];
+	why->expected = want;
 	return -EPROTO;
 }
 
@@ -130,7 +127,7 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
  */
 static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
 		      const struct expectation *ex, const struct zi_zone *z, uint64_t low,
-		      struct pcp_zone_input *in, int *want_batch, char *why, size_t whylen)
+		      struct pcp_zone_input *in, int *want_batch, struct apply_why *why)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	int rc;
@@ -141,8 +138,8 @@ static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
 	};
 	rc = zone_split_cpus(root, z, &in->split);
 	if (rc) {
-		snprintf(why, whylen, "cannot tell the CPUs of node %d from %s: %s", z->node,
-			 sysroot_name(root, "/sys"), strerror(-rc));
+		*why = (struct apply_why){ .kind = WHY_CPUS_UNKNOWN, .node = z->node, .err = -rc };
+		snprintf(why->path, sizeof(why->path), "%s", sysroot_name(root, "/sys"));
 		return rc;
 	}
 	*want_batch = -1;
@@ -155,14 +152,14 @@ static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
 
 /* The zone's pagesets against what the kernel computes with low watermark low. */
 static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
-		      const struct expectation *ex, const struct zi_zone *z, uint64_t low, char *why,
-		      size_t whylen)
+		      const struct expectation *ex, const struct zi_zone *z, uint64_t low,
+		      struct apply_why *why)
 {
 	struct pcp_zone_input in;
 	int want_batch;
 	int rc;
 
-	rc = zone_input(root, r, ex, z, low, &in, &want_batch, why, whylen);
+	rc = zone_input(root, r, ex, z, low, &in, &want_batch, why);
 	if (rc)
 		return rc;
 
@@ -171,15 +168,15 @@ static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
 		struct pcp_expect want;
 
 		if (want_batch >= 0 &&
-		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why, whylen)))
+		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why)))
 			return rc;
 		in.batch = ps->value[ZI_BATCH];
 		pcp_expected(&in, &want);
-		if (want.check_high && (rc = check_pageset(z, ps, ZI_HIGH, want.high, why, whylen)))
+		if (want.check_high && (rc = check_pageset(z, ps, ZI_HIGH, want.high, why)))
 			return rc;
 		if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN) &&
-		    ((rc = check_pageset(z, ps, ZI_HIGH_MIN, want.high_min, why, whylen)) ||
-		     (rc = check_pageset(z, ps, ZI_HIGH_MAX, want.high_max, why, whylen))))
+		    ((rc = check_pageset(z, ps, ZI_HIGH_MIN, want.high_min, why)) ||
+		     (rc = check_pageset(z, ps, ZI_HIGH_MAX, want.high_max, why))))
 			return rc;
 	}
 	return 0;
@@ -195,17 +192,16 @@ static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
  */
 static int verify_zone(const struct sysroot *root, const struct kernel_rules *r,
 		       const struct expectation *ex, const struct zi_zone *z,
-		       const struct zi_zone *before, char *why, size_t whylen)
+		       const struct zi_zone *before, struct apply_why *why)
 {
 	uint64_t boost = z->field[ZI_BOOST] <= z->field[ZI_LOW] ? z->field[ZI_BOOST] : 0;
 	uint64_t base = z->field[ZI_LOW] - boost;
 	const uint64_t lows[] = { base + boost, base + (before ? before->field[ZI_BOOST] : 0), base };
-	char other[200];
-	int rc = check_zone(root, r, ex, z, lows[0], why, whylen);
+	struct apply_why other;
+	int rc = check_zone(root, r, ex, z, lows[0], why);
 
 	for (size_t i = 1; i < ARRAY_SIZE(lows) && rc == -EPROTO; i++)
-		if (lows[i] != lows[0] && check_zone(root, r, ex, z, lows[i], other,
-						     sizeof(other)) == 0)
+		if (lows[i] != lows[0] && check_zone(root, r, ex, z, lows[i], &other) == 0)
 			rc = 0;
 	return rc;
 }
@@ -234,32 +230,33 @@ static int zone_batch(const struct zi_zone *z)
  * before: the same zone before the change, or NULL.
  */
 static int check_zone_certain(const struct expectation *ex, const struct zi_zone *z,
-			      const struct zi_zone *before, unsigned *checks, char *why,
-			      size_t whylen)
+			      const struct zi_zone *before, unsigned *checks, struct apply_why *why)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	int batch = zone_batch(z), was = before ? zone_batch(before) : -1;
 	long fraction = ex->value[fs];
 
 	if (batch < 0) {
-		snprintf(why, whylen, "node %d zone %s shows different batches on its CPUs", z->node,
-			 z->name);
+		why_zone(why, WHY_BATCHES_DIFFER, z);
 		return -EPROTO;
 	}
 	*checks |= CHECK_ONE_BATCH;
 	/* Only our patch's sysctl and the fraction of 5.13 and before set a batch. */
 	if (was >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION]) {
 		if (batch != was) {
-			snprintf(why, whylen, "node %d zone %s shows batch %d, which vm.%s cannot "
-				 "change (it was %d)", z->node, z->name, batch, sysctl_name(fs), was);
+			why_zone(why, WHY_BATCH_FIXED, z);
+			why->seen = batch;
+			why->sysctl = fs;
+			why->expected = was;
 			return -EPROTO;
 		}
 		*checks |= CHECK_BATCH_KEPT;
 	}
 	if (was >= 0 && ex->targeted[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH] && batch != was) {
 		if (batch > ex->value[SYSCTL_BATCH]) {
-			snprintf(why, whylen, "node %d zone %s shows batch %d, more than the %ld "
-				 "written", z->node, z->name, batch, ex->value[SYSCTL_BATCH]);
+			why_zone(why, WHY_BATCH_ABOVE, z);
+			why->seen = batch;
+			why->expected = ex->value[SYSCTL_BATCH];
 			return -EPROTO;
 		}
 		*checks |= CHECK_BATCH_WITHIN;
@@ -270,14 +267,13 @@ static int check_zone_certain(const struct expectation *ex, const struct zi_zone
 
 		if (fs == SYSCTL_FRACTION && ex->targeted[fs] && fraction > 0) {
 			rc = check_pageset(z, ps, ZI_HIGH,
-					   (int)(z->field[ZI_MANAGED] / (uint64_t)fraction), why,
-					   whylen);
+					   (int)(z->field[ZI_MANAGED] / (uint64_t)fraction), why);
 			if (rc)
 				return rc;
 			*checks |= CHECK_FRACTION_HIGH;
 		}
 		if (fs == SYSCTL_HIGH_FRACTION && fraction > 0 && zi_has(ps, ZI_HIGH_MIN)) {
-			rc = check_pageset(z, ps, ZI_HIGH_MAX, ps->value[ZI_HIGH_MIN], why, whylen);
+			rc = check_pageset(z, ps, ZI_HIGH_MAX, ps->value[ZI_HIGH_MIN], why);
 			if (rc)
 				return rc;
 			*checks |= CHECK_MINMAX_EQUAL;
@@ -303,59 +299,58 @@ static const struct journal_zone *observed_zone(const struct journal *j, const s
  */
 static int check_zone_observed(struct kernel *k, const struct kernel_rules *r,
 			       const struct expectation *ex, const struct zi_zone *z,
-			       const struct journal_zone *o, char *why, size_t whylen)
+			       const struct journal_zone *o, struct apply_why *why)
 {
 	bool from_watermark = ex->value[fraction_sysctl(ex->have)] == 0 &&
 			      !pcp_era_fraction_sets_batch(r->era);
 	bool moved = false;
-	char other[200];
+	struct apply_why other;
 	int rc = 0;
 
 	for (size_t i = 0; i < z->npagesets && !rc; i++) {
 		const struct zi_pageset *ps = &z->pagesets[i];
 
-		rc = check_pageset(z, ps, ZI_BATCH, o->batch, why, whylen);
+		rc = check_pageset(z, ps, ZI_BATCH, o->batch, why);
 		if (!rc && o->high_max >= 0 && zi_has(ps, ZI_HIGH_MAX))
-			rc = check_pageset(z, ps, ZI_HIGH_MAX, o->high_max, why, whylen);
-		if (!rc && o->high >= 0 &&
-		    check_pageset(z, ps, ZI_HIGH, o->high, other, sizeof(other)))
+			rc = check_pageset(z, ps, ZI_HIGH_MAX, o->high_max, why);
+		if (!rc && o->high >= 0 && check_pageset(z, ps, ZI_HIGH, o->high, &other))
 			moved = true;
 		if (!rc && o->high_min >= 0 && zi_has(ps, ZI_HIGH_MIN) &&
-		    check_pageset(z, ps, ZI_HIGH_MIN, o->high_min, other, sizeof(other)))
+		    check_pageset(z, ps, ZI_HIGH_MIN, o->high_min, &other))
 			moved = true;
 	}
 	if (rc || (moved && !from_watermark)) {
 		if (!rc)
-			snprintf(why, whylen, "%s", other);
-		snprintf(why + strlen(why), whylen - strlen(why), " as before the change");
+			*why = other;
+		why->as_before = true;
 		return -EPROTO;
 	}
-	return moved && !r->doubt[0] ? verify_zone(k->root, r, ex, z, NULL, why, whylen) : 0;
+	return moved && !r->doubt.kind ? verify_zone(k->root, r, ex, z, NULL, why) : 0;
 }
 
 /*
  * zoneinfo's format or the sysctls this kernel has disagree with the era of
  * its release: a vendor's kernel with backports, or a release string that
- * lies.  Says so in r->doubt.
+ * lies.  Notes it in r->doubt.
  */
 static void doubt_format(struct kernel_rules *r, const bool have[NSYSCTLS],
 			 const struct zoneinfo *zi)
 {
 	bool minmax = false, fraction_era = pcp_era_fraction_sets_batch(r->era);
 
-	if (r->doubt[0])
+	if (r->doubt.kind)
 		return;
 	for (size_t i = 0; i < zi->nzones && !minmax; i++)
 		for (size_t p = 0; p < zi->zones[i].npagesets && !minmax; p++)
 			minmax = zi_has(&zi->zones[i].pagesets[p], ZI_HIGH_MIN);
 	if (minmax != (r->era == ERA_HIGH_MINMAX))
-		snprintf(r->doubt, sizeof(r->doubt), "its zoneinfo %s high_min/high_max, which its "
-			 "release's generation does not", minmax ? "prints" : "does not print");
+		r->doubt = (struct rules_doubt){ .kind = DOUBT_MINMAX, .minmax = minmax };
 	else if ((have[SYSCTL_FRACTION] && !fraction_era) ||
 		 (have[SYSCTL_HIGH_FRACTION] && fraction_era))
-		snprintf(r->doubt, sizeof(r->doubt), "it has vm.%s, which its release's "
-			 "generation does not", sysctl_name(fraction_era ? SYSCTL_HIGH_FRACTION :
-									    SYSCTL_FRACTION));
+		r->doubt = (struct rules_doubt){
+			.kind = DOUBT_SYSCTL,
+			.sysctl = fraction_era ? SYSCTL_HIGH_FRACTION : SYSCTL_FRACTION,
+		};
 }
 
 /*
@@ -363,11 +358,11 @@ static void doubt_format(struct kernel_rules *r, const bool have[NSYSCTLS],
  * against observed, the values before the change, when given (a restore);
  * else against what this kernel computes from the settings, when its rules
  * are known exactly; else for what holds in every generation.  On a
- * mismatch says why.  *checks gets the checks made.
+ * mismatch notes why.  *checks gets the checks made.
  */
 static int verify(struct kernel *k, struct kernel_rules *r, const struct expectation *ex,
 		  const struct zoneinfo *before, const struct journal *observed,
-		  struct zoneinfo *zi, unsigned *checks, char *why, size_t whylen)
+		  struct zoneinfo *zi, unsigned *checks, struct apply_why *why)
 {
 	int rc;
 
@@ -379,20 +374,20 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 			continue;
 		rc = k->ops->read_sysctl(k, s, &now);
 		if (rc) {
-			snprintf(why, whylen, "cannot read vm.%s back: %s", sysctl_name(s),
-				 strerror(-rc));
+			*why = (struct apply_why){ .kind = WHY_READ_BACK_FAILED, .sysctl = s,
+						   .err = -rc };
 			return rc;
 		}
 		if (now != ex->value[s]) {
-			snprintf(why, whylen, "vm.%s reads back %ld, expected %ld", sysctl_name(s), now,
-				 ex->value[s]);
+			*why = (struct apply_why){ .kind = WHY_READ_BACK, .sysctl = s, .seen = now,
+						   .expected = ex->value[s] };
 			return -EPROTO;
 		}
 		*checks |= CHECK_SYSCTLS;
 	}
 	rc = kernel_load_zoneinfo(k, zi);
 	if (rc) {
-		snprintf(why, whylen, "cannot read zoneinfo");
+		*why = (struct apply_why){ .kind = WHY_ZONEINFO_UNREADABLE };
 		return rc;
 	}
 	doubt_format(r, ex->have, zi);
@@ -404,13 +399,13 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 		if (observed && observed->nzones) {
 			const struct journal_zone *o = observed_zone(observed, z);
 
-			if (o && !(rc = check_zone_observed(k, r, ex, z, o, why, whylen)))
+			if (o && !(rc = check_zone_observed(k, r, ex, z, o, why)))
 				*checks |= CHECK_OBSERVED;
-		} else if (!r->doubt[0]) {
-			rc = verify_zone(k->root, r, ex, z, same_zone(before, z), why, whylen);
+		} else if (!r->doubt.kind) {
+			rc = verify_zone(k->root, r, ex, z, same_zone(before, z), why);
 			*checks |= CHECK_RULES;
 		} else {
-			rc = check_zone_certain(ex, z, same_zone(before, z), checks, why, whylen);
+			rc = check_zone_certain(ex, z, same_zone(before, z), checks, why);
 		}
 	}
 	/* A zone observed before the change must still be there. */
@@ -422,8 +417,8 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 			found = zi->zones[z].node == o->node && zi->zones[z].npagesets &&
 				strcmp(zi->zones[z].name, o->name) == 0;
 		if (!found) {
-			snprintf(why, whylen, "node %d zone %s, observed before the change, has no "
-				 "pagesets now", o->node, o->name);
+			*why = (struct apply_why){ .kind = WHY_ZONE_GONE, .node = o->node };
+			snprintf(why->zone, sizeof(why->zone), "%s", o->name);
 			rc = -EPROTO;
 		}
 	}
@@ -432,32 +427,19 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 	return rc;
 }
 
-/* Zones whose value the kernel clamps, for one warning that names them all. */
+/* Zones whose value the kernel clamps, for one event that names them all. */
 struct clamped {
-	char list[512];
-	size_t len;
+	struct apply_zone_clamp *zones;	/* room for every zone */
+	size_t n;
 };
 
-static void clamped_add(struct clamped *c, const struct zi_zone *z, long got, uint64_t instead)
+static void clamped_add(struct clamped *c, const struct zi_zone *z, long value, uint64_t instead)
 {
-	int n;
+	struct apply_zone_clamp *e = &c->zones[c->n++];
 
-	if (c->len >= sizeof(c->list))
-		return;
-	n = snprintf(c->list + c->len, sizeof(c->list) - c->len, "%snode %d zone %s %ld (not %llu)",
-		     c->len ? ", " : "", z->node, z->name, got, (unsigned long long)instead);
-	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
-}
-
-static void zone_add(struct clamped *c, const struct zi_zone *z, uint64_t managed)
-{
-	int n;
-
-	if (c->len >= sizeof(c->list))
-		return;
-	n = snprintf(c->list + c->len, sizeof(c->list) - c->len, "%snode %d zone %s (%llu pages)",
-		     c->len ? ", " : "", z->node, z->name, (unsigned long long)managed);
-	c->len = n < 0 ? sizeof(c->list) : c->len + (size_t)n;
+	*e = (struct apply_zone_clamp){ .node = z->node, .value = value,
+					.instead = (unsigned long long)instead };
+	snprintf(e->zone, sizeof(e->zone), "%s", z->name);
 }
 
 /*
@@ -470,11 +452,16 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		   struct change_result *res, struct zoneinfo *zi, bool fill)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	struct clamped floored = { .len = 0 }, capped = { .len = 0 }, zeroed = { .len = 0 };
-	char why[200];
+	size_t room = zi->nzones ? zi->nzones : 1;
+	struct clamped floored = { .n = 0 }, capped = { .n = 0 }, zeroed = { .n = 0 };
+	struct apply_why why;
 	int rc = 0;
 
-	if (!(res->expected = calloc(zi->nzones ? zi->nzones : 1, sizeof(*res->expected)))) {
+	floored.zones = calloc(room, sizeof(*floored.zones));
+	capped.zones = calloc(room, sizeof(*capped.zones));
+	zeroed.zones = calloc(room, sizeof(*zeroed.zones));
+	if (!floored.zones || !capped.zones || !zeroed.zones ||
+	    !(res->expected = calloc(room, sizeof(*res->expected)))) {
 		TELL(.kind = APPLY_NO_MEMORY);
 		rc = -ENOMEM;
 	}
@@ -487,10 +474,9 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 
 		if (!z->npagesets)
 			continue;
-		rc = zone_input(k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, why,
-				sizeof(why));
+		rc = zone_input(k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, &why);
 		if (rc) {
-			TELL(.kind = APPLY_ZONE_UNKNOWN, .text = why);
+			TELL(.kind = APPLY_ZONE_UNKNOWN, .why = &why);
 			break;
 		}
 		e->node = z->node;
@@ -519,20 +505,23 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		if (want.floored)
 			clamped_add(&floored, z, want.high_min, want.share);
 		if (want.zero_high)
-			zone_add(&zeroed, z, in.managed);
+			clamped_add(&zeroed, z, 0, in.managed);
 		if (ex->targeted[SYSCTL_BATCH] && want_batch < ex->value[SYSCTL_BATCH] &&
 		    pcp_default_batch(&in) == pcp_batch_cap(r->page_shift))
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
-	if (!rc && floored.len)
+	if (!rc && floored.n)
 		TELL(.kind = APPLY_HIGH_FLOORED, .sysctl = fs, .value = ex->value[fs],
-		     .text = floored.list);
-	if (!rc && zeroed.len)
+		     .zones = floored.zones, .nzones = floored.n);
+	if (!rc && zeroed.n)
 		TELL(.kind = APPLY_HIGH_ZEROED, .sysctl = fs, .value = ex->value[fs],
-		     .text = zeroed.list);
-	if (!rc && capped.len)
+		     .zones = zeroed.zones, .nzones = zeroed.n);
+	if (!rc && capped.n)
 		TELL(.kind = APPLY_BATCH_CAPPED, .sysctl = SYSCTL_BATCH,
-		     .value = ex->value[SYSCTL_BATCH], .text = capped.list);
+		     .value = ex->value[SYSCTL_BATCH], .zones = capped.zones, .nzones = capped.n);
+	free(floored.zones);
+	free(capped.zones);
+	free(zeroed.zones);
 	return rc;
 }
 
@@ -596,15 +585,15 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 	}
 	checkpoint(k, "rollback-verify");
 	if (!failed) {
-		char why[200];
+		struct apply_why why;
 
 		/* What another writer set makes the values before no longer the ones to expect. */
 		rc = verify(k, &res->rules, &ex, NULL, foreign ? NULL : observed, &zi,
-			    &res->checks, why, sizeof(why));
+			    &res->checks, &why);
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
-			TELL(.kind = APPLY_RESTORE_UNVERIFIED, .text = why);
+			TELL(.kind = APPLY_RESTORE_UNVERIFIED, .why = &why);
 			failed = 1;
 		}
 	}
@@ -648,7 +637,7 @@ static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 		TELL(.kind = APPLY_RELEASE_UNKNOWN, .text = release);
 	doubt = rc ? NULL : pcp_release_doubt(release);
 	if (doubt)
-		snprintf(r->doubt, sizeof(r->doubt), "%s", doubt);
+		r->doubt = (struct rules_doubt){ .kind = DOUBT_RELEASE, .release = doubt };
 	free(release);
 	if (rc)
 		return CHANGE_FAILED;
@@ -659,9 +648,8 @@ static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 	(void)assumed;
 	rc = pcp_page_shift(r->page_size);
 	if (rc != 12 && rc != 14 && rc != 16) {
-		if (!r->doubt[0])
-			snprintf(r->doubt, sizeof(r->doubt), "its page size, %ld bytes, is none of "
-				 "those pcpctl was checked with (4, 16 and 64 KiB)", r->page_size);
+		if (!r->doubt.kind)
+			r->doubt.kind = DOUBT_PAGE_SIZE;
 		rc = rc < 0 ? 12 : rc;
 	}
 	r->page_shift = (unsigned)rc;
@@ -771,7 +759,7 @@ static enum change_status prepare(struct txn *t)
 	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	doubt_format(&res->rules, res->have, &res->zi_before);
-	res->high_unconfirmed = res->rules.era == ERA_LAZY_HIGH && !res->rules.doubt[0];
+	res->high_unconfirmed = res->rules.era == ERA_LAZY_HIGH && !res->rules.doubt.kind;
 	/*
 	 * A dry run reports the prediction as its "after", made on a copy of
 	 * "before"; a real run reads zoneinfo back.
@@ -803,13 +791,13 @@ static enum change_status prepare(struct txn *t)
 /* Writing the value already set recomputes nothing: leave the kernel alone. */
 static void confirm_unchanged(struct txn *t)
 {
-	char why[200];
+	struct apply_why why;
 	int rc = verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
-			&t->res->zi_after, &t->res->checks, why, sizeof(why));
+			&t->res->zi_after, &t->res->checks, &why);
 
 	t->res->verified = rc == 0;
 	if (rc)
-		TELL(.kind = APPLY_ALREADY_SET_DISAGREES, .text = why);
+		TELL(.kind = APPLY_ALREADY_SET_DISAGREES, .why = &why);
 }
 
 /*
@@ -838,7 +826,7 @@ static void observe(const struct kernel_rules *r, const struct zoneinfo *zi, str
 					    .high_min = -1, .high_max = -1 };
 		snprintf(o->name, sizeof(o->name), "%s", z->name);
 		zi_zone_range(z, ZI_HIGH, &lo, &hi);
-		if (!r->doubt[0] && r->era <= ERA_HIGH_FRACTION && lo == hi)
+		if (!r->doubt.kind && r->era <= ERA_HIGH_FRACTION && lo == hi)
 			o->high = lo;
 		if (zi_has(&z->pagesets[0], ZI_HIGH_MIN)) {
 			zi_zone_range(z, ZI_HIGH_MIN, &lo, &hi);
@@ -887,13 +875,13 @@ static enum change_status write_all(struct txn *t)
 
 static enum change_status verify_writes(struct txn *t)
 {
-	char why[200];
+	struct apply_why why;
 
 	checkpoint(t->k, "verify");
 	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
-		   &t->res->zi_after, &t->res->checks, why, sizeof(why))) {
-		TELL(.kind = APPLY_VERIFY_FAILED, .text = why);
-		snprintf(t->res->unexpected, sizeof(t->res->unexpected), "%s", why);
+		   &t->res->zi_after, &t->res->checks, &why)) {
+		TELL(.kind = APPLY_VERIFY_FAILED, .why = &why);
+		t->res->unexpected = why;
 		return CHANGE_FAILED;
 	}
 	t->res->verified = true;
@@ -953,7 +941,7 @@ static enum change_status undo(struct txn *t)
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
 	if (!res->rolled_back)
-		res->unexpected[0] = '\0';
+		res->unexpected.kind = WHY_NONE;
 	res->nundone = t->done;
 	return st;
 }

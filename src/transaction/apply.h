@@ -36,6 +36,45 @@ enum change_status {
 };
 
 /*
+ * Why a verification failed, or why a zone's CPUs cannot be told, as data:
+ * the command layer words it.  Which fields a kind fills is noted.
+ */
+enum apply_why_kind {
+	WHY_NONE,
+	WHY_PAGESET,		/* node, zone, cpu, field, seen, expected */
+	WHY_CPUS_UNKNOWN,	/* node, path (the sysfs tree read), err */
+	WHY_BATCHES_DIFFER,	/* node, zone */
+	WHY_BATCH_FIXED,	/* node, zone, seen, sysctl (which cannot move it), expected (was) */
+	WHY_BATCH_ABOVE,	/* node, zone, seen, expected (the batch written) */
+	WHY_READ_BACK_FAILED,	/* sysctl, err */
+	WHY_READ_BACK,		/* sysctl, seen, expected */
+	WHY_ZONEINFO_UNREADABLE,	/* none */
+	WHY_ZONE_GONE,		/* node, zone: observed before the change, no pagesets now */
+};
+
+struct apply_why {
+	enum apply_why_kind kind;
+	/* A restored pageset checked against what it showed before the change. */
+	bool as_before;
+	enum pcp_sysctl sysctl;
+	int node, cpu;
+	char zone[ZI_ZONE_NAME_MAX];
+	enum zi_field field;
+	long seen, expected;
+	int err;		/* a positive errno */
+	/* Longer than any one reason pcpctl words (200 bytes): nothing it says is cut. */
+	char path[200];
+};
+
+/* A zone whose value the kernel clamps: value, and what it is instead of (or the managed pages). */
+struct apply_zone_clamp {
+	int node;
+	char zone[ZI_ZONE_NAME_MAX];
+	long value;
+	unsigned long long instead;
+};
+
+/*
  * What happened during a change, in order, as it happens: the transaction
  * words nothing, its caller's listener says each event (change.c).  An event
  * is handed over at once, so that what is to be said before a checkpoint
@@ -43,24 +82,24 @@ enum change_status {
  */
 enum apply_event_kind {
 	APPLY_NO_MEMORY,		/* none */
-	APPLY_ZONE_UNKNOWN,		/* text: why a zone's CPUs cannot be told */
-	APPLY_HIGH_FLOORED,		/* sysctl, value; text: the zones */
-	APPLY_HIGH_ZEROED,		/* sysctl, value; text: the zones */
-	APPLY_BATCH_CAPPED,		/* value; text: the zones */
+	APPLY_ZONE_UNKNOWN,		/* why: a zone's CPUs cannot be told */
+	APPLY_HIGH_FLOORED,		/* sysctl, value; zones: high_min (value), not a share */
+	APPLY_HIGH_ZEROED,		/* sysctl, value; zones: their managed pages (instead) */
+	APPLY_BATCH_CAPPED,		/* value; zones: their batch instead of the one written */
 	APPLY_WRITE_FAILED,		/* sysctl, value, err */
 	APPLY_FOREIGN_VALUE,		/* sysctl, value (now), other (what pcpctl wrote) */
-	APPLY_RESTORE_UNVERIFIED,	/* text: why */
+	APPLY_RESTORE_UNVERIFIED,	/* why */
 	APPLY_ROLLBACK_FAILED,		/* none: the journal is kept */
 	APPLY_JOURNAL_KEPT,		/* path, err: restored, but the journal stays */
 	APPLY_RELEASE_UNREADABLE,	/* path, err */
 	APPLY_RELEASE_UNKNOWN,		/* text: the release */
-	APPLY_ALREADY_SET_DISAGREES,	/* text: why */
-	APPLY_VERIFY_FAILED,		/* text: why */
+	APPLY_ALREADY_SET_DISAGREES,	/* why */
+	APPLY_VERIFY_FAILED,		/* why */
 	APPLY_COMMITTED_JOURNAL_KEPT,	/* path, err */
 	APPLY_READ_BACK_FAILED,		/* sysctl, err */
 	APPLY_SYSCTL_D_REFUSED,		/* path, err */
 	APPLY_PERSIST_ABSENT_SYSCTL,	/* sysctl */
-	APPLY_JOURNAL_DAMAGED,		/* text: why */
+	APPLY_JOURNAL_DAMAGED,		/* text: the journal reader's reason */
 	APPLY_JOURNAL_UNREADABLE,	/* path, err */
 	APPLY_JOURNAL_ALIEN_SYSCTL,	/* sysctl: recorded, and this kernel lacks it */
 	APPLY_ROLLBACK_STUCK,		/* none: after APPLY_ROLLBACK_FAILED of a rollback */
@@ -75,6 +114,9 @@ struct apply_event {
 	int err;		/* a positive errno */
 	const char *path;
 	const char *text;
+	const struct apply_why *why;
+	const struct apply_zone_clamp *zones;
+	size_t nzones;
 };
 
 /* Who hears the events of a call; NULL hears nothing. */
@@ -121,16 +163,33 @@ struct zone_expect {
 	bool lazy;		/* 6.7-6.12: each CPU sets high within them when it next needs to */
 };
 
+/* Why the era's rules may not be a kernel's, as data: the command layer words it. */
+enum rules_doubt_kind {
+	DOUBT_NONE,		/* they are its rules */
+	DOUBT_RELEASE,		/* release: pcprules's reason, from the release string */
+	DOUBT_MINMAX,		/* minmax: zoneinfo prints high_min/high_max, unlike the era */
+	DOUBT_SYSCTL,		/* sysctl: the kernel has it, unlike the era */
+	DOUBT_PAGE_SIZE,	/* the page size (kernel_rules.page_size) is not 4, 16 or 64 KiB */
+};
+
+struct rules_doubt {
+	enum rules_doubt_kind kind;
+	const char *release;	/* static text */
+	bool minmax;
+	enum pcp_sysctl sysctl;
+};
+
 /* What pcprules needs of a kernel, and how far its rules are known for it. */
 struct kernel_rules {
 	enum pcp_era era;
 	long page_size;
 	unsigned page_shift;
 	/*
-	 * Why the era's rules may not be this kernel's, "" when they are: then
-	 * only what holds in every generation is checked (see enum verify_check).
+	 * Why the era's rules may not be this kernel's, DOUBT_NONE when they
+	 * are: then only what holds in every generation is checked (see enum
+	 * verify_check).
 	 */
-	char doubt[200];
+	struct rules_doubt doubt;
 };
 
 /* The checks a verification made (change_result.checks). */
@@ -146,9 +205,8 @@ enum verify_check {
 	NCHECKS = 8
 };
 
-/* The check's name in JSON ("sysctls", "rules", ...), and what it checked, in words. */
+/* The check's name in JSON ("sysctls", "rules", ...). */
 const char *verify_check_name(int bit);
-const char *verify_check_text(int bit);
 
 struct change_result {
 	bool have[NSYSCTLS];
@@ -176,7 +234,7 @@ struct change_result {
 	 * The change's verification failed, and the restore verified against
 	 * the values before: what the kernel did that pcpctl did not expect.
 	 */
-	char unexpected[200];
+	struct apply_why unexpected;
 	struct zoneinfo zi_before, zi_after;
 	/* Every populated zone, dry run or not; nexpected is 0 when the change stopped before. */
 	struct zone_expect *expected;
