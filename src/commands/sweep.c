@@ -328,7 +328,15 @@ static int check_command(const struct sweep_opts *o)
 	return EXIT_OK;
 }
 
-static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p)
+/*
+ * The sweep's plan from its options.  With open_log (the sweep itself, not
+ * a dry run) --workload-log is created or truncated for the workload;
+ * without (the command table's check before the sweep runs, a dry run) it
+ * is only checked to be writable, so that a sweep refused or not run leaves
+ * the file as it was.
+ */
+static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p,
+		     bool open_log)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
 	const char *opt = o->batch ? "--batch" : "--fraction";
@@ -426,7 +434,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--dry-run prints the plan as text: leave out --json");
 		return EXIT_USAGE;
 	}
-	if (o->workload_log && o->dry_run) {
+	if (o->workload_log && (o->dry_run || !open_log)) {
 		if ((rc = check_writable(o->workload_log)))
 			return rc;
 	} else if (o->workload_log) {
@@ -1137,7 +1145,7 @@ int sweep_writes(const struct sysroot *root, const struct sweep_opts *o, bool wr
 {
 	struct kernel *k = NULL;
 	struct plan p;
-	int rc = make_plan(root, o, &p);
+	int rc = make_plan(root, o, &p, false);
 
 	if (!rc && !(k = kernel_open(root))) {
 		pcp_error("out of memory");
@@ -1169,7 +1177,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	struct plan p;
 	int rc, end_rc;
 
-	rc = make_plan(root, o, &p);
+	rc = make_plan(root, o, &p, true);
 	if (rc)
 		goto out;
 	k = kernel_open(root);
