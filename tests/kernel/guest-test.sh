@@ -218,8 +218,13 @@ trace_setup() {
 	[ -w "$TRACE/kprobe_events" ] || return 1
 	echo 'p:kt/fbulk free_pcppages_bulk count=%si:s32' >>"$TRACE/kprobe_events" || return 1
 	echo 'p:kt/cinfo setup_pcp_cacheinfo cpu=%di:u32' >>"$TRACE/kprobe_events" 2>/dev/null
-	# the PCPF_FREE_HIGH_BATCH recompute itself, where it is not inlined
-	echo 'p:kt/zcinfo zone_pcp_update_cacheinfo cpu=%si:u32' >>"$TRACE/kprobe_events" 2>/dev/null
+	# the PCPF_FREE_HIGH_BATCH recompute reads the CPU's cacheinfo: its caller
+	# (zone_pcp_update_cacheinfo is inlined or not) tells which path recomputed
+	# shellcheck disable=SC2016 # $stack0 is the kprobe's fetch argument
+	echo 'p:kt/gci get_cpu_cacheinfo cpu=%di:u32 caller=$stack0:symstr' >>"$TRACE/kprobe_events" 2>/dev/null ||
+		echo 'p:kt/gci get_cpu_cacheinfo cpu=%di:u32' >>"$TRACE/kprobe_events" 2>/dev/null
+	# shellcheck disable=SC2016 # as above
+	echo 'p:kt/zcinfo zone_pcp_update_cacheinfo cpu=%si:u32 caller=$stack0:symstr' >>"$TRACE/kprobe_events" 2>/dev/null
 	echo 1 >"$TRACE/events/kt/enable" && echo 4096 >"$TRACE/buffer_size_kb" && HAVE_KPROBE=1
 }
 trace_clear() { : >"$TRACE/trace"; }
@@ -567,12 +572,18 @@ if [ "$KT_KIND" = patched ]; then
 		# write, and after CPU hotplug moves a clamped batch (node 1's split
 		# goes 2 -> 1 -> 2 CPUs, so its high_min and batch move): CPU 0, on
 		# the other node, must see its flag recomputed for node 1's zones.
-		if grep -q zcinfo "$TRACE/kprobe_events"; then
+		# recomputes: get_cpu_cacheinfo (or zone_pcp_update_cacheinfo) called
+		# from zone_set_pageset_high_and_batch, or from setup_pcp_cacheinfo
+		flag_events() {
+			grep -E ' (gci|zcinfo): .*caller="?(zone_set_pageset_high_and_batch|setup_pcp_cacheinfo)' \
+				"$TRACE/trace" | grep -c .
+		}
+		if grep -q 'caller=' "$TRACE/kprobe_events"; then
 			for b in 310 0; do
 				trace_clear
 				echo "$b" >"$BATCH"
-				_n=$(grep -c ' zcinfo: ' "$TRACE/trace")
-				echo "# cache flag: $_n zone_pcp_update_cacheinfo calls after batch $b, $(cpus_online) CPUs online"
+				_n=$(flag_events)
+				echo "# cache flag: $_n recomputes after batch $b, $(cpus_online) CPUs online"
 				if [ "$_n" -ge "$(cpus_online)" ]; then
 					pass "kernel-cache-flag-recomputed-$b"
 				else
@@ -582,8 +593,9 @@ if [ "$KT_KIND" = patched ]; then
 			echo "$BOUND" >"$BATCH"
 			trace_clear
 			cpu3_cycle
-			_n=$(grep -c ' zcinfo: .*cpu=0$' "$TRACE/trace")
-			echo "# cache flag: $_n recomputes of CPU 0 across CPU 3's offline and online at batch $BOUND"
+			_n=$(grep -E ' (gci|zcinfo): cpu=0 .*caller="?zone_set_pageset_high_and_batch' "$TRACE/trace" | grep -c .)
+			echo "# cache flag: $_n recomputes of CPU 0 by zone_set_pageset_high_and_batch across CPU 3's offline and online at batch $BOUND"
+			grep -E ' (gci|zcinfo): ' "$TRACE/trace" | sed 's/^.*: \(gci\|zcinfo\)/# \1/' | sort | uniq -c | head -n 12
 			if [ "$_n" -gt 0 ]; then
 				pass kernel-cache-flag-after-cpu-hotplug
 			else
@@ -591,7 +603,7 @@ if [ "$KT_KIND" = patched ]; then
 			fi
 			echo 0 >"$BATCH"
 		elif [ "$KT_SERIES" != 6.1 ]; then
-			skip kernel-cache-flag "no kprobe on zone_pcp_update_cacheinfo (inlined in this build)"
+			fail kernel-cache-flag "no kprobe with a caller on get_cpu_cacheinfo (kprobe symstr)"
 		fi
 		# KT_MEASURE=1: page_fault1 throughput per batch with the largest
 		# free per lock hold during it, for patches/README.md (TCG figures)
