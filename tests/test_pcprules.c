@@ -2,10 +2,10 @@
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after
- * percpu_pagelist_high_fraction=8, our patched 6.1 at boot, and this
- * machine's 6.18.  (6.12 sets high lazily, per CPU as it next frees, so its
- * zoneinfo confirms nothing.)  The captures of patch v2 after a batch write
- * are not v3's rule and stay out; v3's own come from tests/kernel.
+ * percpu_pagelist_high_fraction=8, our patched 6.1 at boot, patch v3 on 7.3
+ * after percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.
+ * (6.12 sets high lazily, per CPU as it next frees, so its zoneinfo confirms
+ * nothing.)
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -45,6 +45,15 @@ static const struct capture captures[] = {
 	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 }, 0 },
 	/* Our kernel patch on 6.1 at boot: vm.percpu_pagelist_batch = 0 is the stock rule. */
 	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
+	/*
+	 * Patch v3 on 7.3 after 310 and its maximum, 2016: each large zone's
+	 * batch is held to a quarter of its high_min (1770, 854, 881), DMA
+	 * keeps 1, high_min/high_max are the stock kernel's.  Its boot capture
+	 * is left out: boot computes them before the last memory reaches the
+	 * zones, and the first change updates them.
+	 */
+	{ "patched-7.3-4cpu-2node-batch310.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 310 },
+	{ "patched-7.3-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 2016 },
 };
 
 static void test_rules_match_real_kernels(void **state)

@@ -103,18 +103,20 @@ zi_managed_low() {
 		/^ +protection:/ { print node, zone, m, l }' /proc/zoneinfo
 }
 
-# expect_rule N : "node zone batch high_min" patch v3's rule gives each
+# expect_rule N [EXTRA] : "node zone batch high_min" patch v3's rule gives each
 # populated zone for vm.percpu_pagelist_batch = N: high_min as the unpatched
 # kernel computes it (the low watermark, or managed / the fraction, over the
 # CPUs of the node, at least 4 * the default batch), and the batch N only
 # where the boot batch is the default CAP, held to a quarter of that
-# high_min; any other zone keeps its boot batch.
+# high_min; any other zone keeps its boot batch.  EXTRA CPUs are added to
+# every node's split: onlining a CPU recomputes every zone with one CPU more
+# than its node has (zone_pcp_update(zone, 1)), high_min and so the batch too.
 expect_rule() {
 	zi_managed_low >/tmp/managed
 	for _n in $(awk '{ print $1 }' /tmp/boot.tbl | sort -u); do
 		echo "$_n $(cpus_of_node "$_n")"
 	done >/tmp/split
-	awk -v req="$1" -v cap="$CAP" -v frac="$(cat "$FRAC")" '
+	awk -v req="$1" -v extra="${2:-0}" -v cap="$CAP" -v frac="$(cat "$FRAC")" '
 		FILENAME == ARGV[1] { split_of[$1] = $2; next }
 		FILENAME == ARGV[2] { managed[$1 " " $2] = $3; low[$1 " " $2] = $4; next }
 		{
@@ -123,7 +125,7 @@ expect_rule() {
 			seen[k] = 1
 			b = $6
 			t = frac ? int(managed[k] / frac) : low[k]
-			hmin = int(t / split_of[$1])
+			hmin = int(t / (split_of[$1] + extra))
 			if (hmin < 4 * b) hmin = 4 * b
 			if (req != 0 && b == cap) {
 				q = int(hmin / 4)
@@ -133,9 +135,9 @@ expect_rule() {
 		}' /tmp/split /tmp/managed /tmp/boot.tbl
 }
 
-# rule_batch N : every pageset shows the batch expect_rule gives its zone
+# rule_batch N [EXTRA] : every pageset shows the batch expect_rule gives its zone
 rule_batch() {
-	expect_rule "$1" >/tmp/expect
+	expect_rule "$1" "${2:-0}" >/tmp/expect
 	zi_table >/tmp/zi
 	awk 'FILENAME == ARGV[1] { want[$1 " " $2] = $3; next }
 		{ n++; k = $1 " " $2; if ($6 != want[k]) { bad++; if (bad < 5) printf "%s/%s/cpu%s=%s (want %s) ", $1, $2, $3, $6, want[k] } }
@@ -366,7 +368,7 @@ hotplug_keeps_rule() {
 		WHY="cpu3 not listed after onlining"
 		return 1
 	}
-	rule_batch "$1"
+	rule_batch "$1" 1
 }
 
 cpus_online() {
