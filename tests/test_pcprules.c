@@ -45,6 +45,9 @@ static const struct capture captures[] = {
 	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 }, 0 },
 	/* Our kernel patch on 6.1 at boot: vm.percpu_pagelist_batch = 0 is the stock rule. */
 	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
+	/* Patch v3 on 6.1 after 310 and 2016: the batch a quarter of high, high as stock. */
+	{ "patched-6.1-4cpu-2node-batch310.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 310 },
+	{ "patched-6.1-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 2016 },
 	/*
 	 * Patch v3 on 7.3 after 310 and its maximum, 2016: each large zone's
 	 * batch is held to a quarter of its high_min (1770, 854, 881), DMA
