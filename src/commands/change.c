@@ -211,11 +211,17 @@ static void heard(const struct apply_event *ev, void *ctx)
 		break;
 	case APPLY_BATCH_CAPPED:
 		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
-			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
-			 ev->value, PCP_FRACTION_MIN, zones);
+			 "caps their batch at a quarter of high_min (of high before 6.7), which a "
+			 "smaller vm.percpu_pagelist_high_fraction raises: %s",
+			 ev->value, zones);
 		break;
 	case APPLY_WRITE_FAILED:
-		if (ev->err == EINVAL)
+		if (ev->err == EINVAL && ev->sysctl == SYSCTL_BATCH)
+			pcp_error("the kernel refused vm.%s = %ld (EINVAL): the patch accepts 0 to the "
+				  "largest default batch << CONFIG_PCP_BATCH_SCALE_MAX (with 4 KiB pages "
+				  "63 << 5 = 2016 at Kconfig's default; 63 at 0), and this kernel's "
+				  "config allows less than %ld", name, ev->value, ev->value);
+		else if (ev->err == EINVAL)
 			pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what "
 				  "this kernel accepts", name, ev->value);
 		else
