@@ -1,0 +1,122 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest half of tests/kernel/run's "debug" guest (busybox sh, sourced by the
+# initramfs init): a patched kernel with lockdep, atomic-sleep checks and
+# KCSAN, booted with memory blocks left offline (memhp_default_state=offline,
+# QEMU pc-dimms).  A loop writes vm.percpu_pagelist_batch (0, the largest
+# accepted value, a middle one) and vm.percpu_pagelist_high_fraction (8, 0)
+# while CPUs go offline and online (which drains their lists), memory blocks
+# are onlined (and one movable block offlined and onlined again, which
+# disables and re-enables the zone's pagesets) and each CPU allocates and
+# frees.  The host reads the console for lockdep, KCSAN and other reports;
+# the guest prints "PASS|FAIL name" lines and "# debug-summary: ...".
+#
+# /kt/env sets KT_LABEL and KT_CYCLES (loop iterations).
+
+. /kt/env
+SYS=/proc/sys/vm
+BATCH=$SYS/percpu_pagelist_batch
+FRAC=$SYS/percpu_pagelist_high_fraction
+MEM=/sys/devices/system/memory
+
+writes=0
+write_fails=0
+cpu_cycles=0
+cpu_fails=0
+onlined=0
+online_fails=0
+offlined=0
+
+wr() { # FILE VALUE
+	if (echo "$2" >"$1") 2>/dev/null; then
+		writes=$((writes + 1))
+	else
+		write_fails=$((write_fails + 1))
+		echo "# write of $2 to ${1##*/} failed"
+	fi
+}
+
+# the largest value the batch sysctl accepts (bisection; 0 again afterwards)
+accepted_max() {
+	_lo=0
+	_hi=65536
+	while [ $((_hi - _lo)) -gt 1 ]; do
+		_mid=$(((_lo + _hi) / 2))
+		if (echo "$_mid" >"$BATCH") 2>/dev/null; then _lo=$_mid; else _hi=$_mid; fi
+	done
+	echo 0 >"$BATCH"
+	echo "$_lo"
+}
+
+cpu_cycle() { # CPU : offline (drains its lists) and online again
+	if echo 0 >"/sys/devices/system/cpu/cpu$1/online" && echo 1 >"/sys/devices/system/cpu/cpu$1/online"; then
+		cpu_cycles=$((cpu_cycles + 1))
+	else
+		cpu_fails=$((cpu_fails + 1))
+		echo 1 >"/sys/devices/system/cpu/cpu$1/online" 2>/dev/null
+	fi
+}
+
+# the next offline memory block goes online (movable, so it can go offline
+# again); with none left, the first block this guest onlined goes offline
+# and online again
+mem_step() {
+	for _b in "$MEM"/memory*; do
+		[ "$(cat "$_b/state")" = offline ] || continue
+		if echo online_movable >"$_b/state" 2>/dev/null; then
+			onlined=$((onlined + 1))
+			[ -n "$FIRST_BLOCK" ] || FIRST_BLOCK=$_b
+		else
+			online_fails=$((online_fails + 1))
+		fi
+		return
+	done
+	[ -n "$FIRST_BLOCK" ] || return
+	if echo offline >"$FIRST_BLOCK/state" 2>/dev/null; then
+		offlined=$((offlined + 1))
+		echo online_movable >"$FIRST_BLOCK/state" 2>/dev/null && onlined=$((onlined + 1))
+	fi
+}
+
+churn() { # CPU : allocate and free 16 MiB there
+	taskset -c "$1" dd if=/dev/zero of=/tmp/churn bs=1M count=16 2>/dev/null
+	taskset -c "$1" rm -f /tmp/churn
+}
+
+echo "# kernel $(uname -r), $KT_LABEL, $(nproc) cpus"
+ktg_section topology ktg_topology
+FIRST_BLOCK=
+blocks_off=$(cat "$MEM"/memory*/state 2>/dev/null | grep -c '^offline$')
+echo "# memory blocks offline at boot: $blocks_off of $(ls -d "$MEM"/memory* 2>/dev/null | wc -l)"
+[ "$blocks_off" -gt 0 ] && echo "PASS boot-blocks-offline" ||
+	echo "FAIL boot-blocks-offline: no offline memory block (pc-dimm, memhp_default_state=offline)"
+MAX=$(accepted_max)
+MID=$((MAX / 2))
+echo "# largest accepted batch $MAX, middle $MID"
+t0=$(date +%s)
+i=0
+while [ $i -lt "$KT_CYCLES" ]; do
+	cpu=$((i % 3 + 1))
+	wr "$BATCH" "$MAX"
+	churn "$cpu" &
+	cpu_cycle "$cpu"
+	wait
+	wr "$FRAC" 8
+	mem_step
+	wr "$BATCH" "$MID"
+	churn 0
+	wr "$FRAC" 0
+	cpu_cycle $(((cpu % 3) + 1))
+	wr "$BATCH" 0
+	mem_step
+	i=$((i + 1))
+done
+t1=$(date +%s)
+[ "$(cat "$BATCH")" = 0 ] && [ "$(cat "$FRAC")" = 0 ] && echo "PASS debug-sysctls-restored" ||
+	echo "FAIL debug-sysctls-restored: batch $(cat "$BATCH"), fraction $(cat "$FRAC")"
+[ "$write_fails" = 0 ] && echo "PASS debug-writes" || echo "FAIL debug-writes: $write_fails writes failed"
+[ "$cpu_fails" = 0 ] && echo "PASS debug-cpu-hotplug" || echo "FAIL debug-cpu-hotplug: $cpu_fails cycles failed"
+[ "$onlined" -gt 0 ] && [ "$online_fails" = 0 ] && echo "PASS debug-memory-online" ||
+	echo "FAIL debug-memory-online: $onlined onlined, $online_fails failed"
+echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again"
+ktg_section zoneinfo-end cat /proc/zoneinfo
