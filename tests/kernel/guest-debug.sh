@@ -13,6 +13,7 @@
 #
 # /kt/env sets KT_LABEL and KT_CYCLES (loop iterations).
 
+# shellcheck source=/dev/null
 . /kt/env
 SYS=/proc/sys/vm
 BATCH=$SYS/percpu_pagelist_batch
@@ -87,9 +88,12 @@ echo "# kernel $(uname -r), $KT_LABEL, $(nproc) cpus"
 ktg_section topology ktg_topology
 FIRST_BLOCK=
 blocks_off=$(cat "$MEM"/memory*/state 2>/dev/null | grep -c '^offline$')
-echo "# memory blocks offline at boot: $blocks_off of $(ls -d "$MEM"/memory* 2>/dev/null | wc -l)"
-[ "$blocks_off" -gt 0 ] && echo "PASS boot-blocks-offline" ||
+echo "# memory blocks offline at boot: $blocks_off of $(cat "$MEM"/memory*/state 2>/dev/null | wc -l)"
+if [ "$blocks_off" -gt 0 ]; then
+	echo "PASS boot-blocks-offline"
+else
 	echo "FAIL boot-blocks-offline: no offline memory block (pc-dimm, memhp_default_state=offline)"
+fi
 MAX=$(accepted_max)
 MID=$((MAX / 2))
 echo "# largest accepted batch $MAX, middle $MID"
@@ -112,11 +116,16 @@ while [ $i -lt "$KT_CYCLES" ]; do
 	i=$((i + 1))
 done
 t1=$(date +%s)
-[ "$(cat "$BATCH")" = 0 ] && [ "$(cat "$FRAC")" = 0 ] && echo "PASS debug-sysctls-restored" ||
-	echo "FAIL debug-sysctls-restored: batch $(cat "$BATCH"), fraction $(cat "$FRAC")"
-[ "$write_fails" = 0 ] && echo "PASS debug-writes" || echo "FAIL debug-writes: $write_fails writes failed"
-[ "$cpu_fails" = 0 ] && echo "PASS debug-cpu-hotplug" || echo "FAIL debug-cpu-hotplug: $cpu_fails cycles failed"
-[ "$onlined" -gt 0 ] && [ "$online_fails" = 0 ] && echo "PASS debug-memory-online" ||
-	echo "FAIL debug-memory-online: $onlined onlined, $online_fails failed"
+verdict() { # NAME WHY CONDITION... : PASS when CONDITION holds
+	_n=$1 _w=$2
+	shift 2
+	if "$@"; then echo "PASS $_n"; else echo "FAIL $_n: $_w"; fi
+}
+verdict debug-sysctls-restored "batch $(cat "$BATCH"), fraction $(cat "$FRAC")" \
+	test "$(cat "$BATCH") $(cat "$FRAC")" = "0 0"
+verdict debug-writes "$write_fails writes failed" test "$write_fails" = 0
+verdict debug-cpu-hotplug "$cpu_fails cycles failed" test "$cpu_fails" = 0
+verdict debug-memory-online "$onlined onlined, $online_fails failed" \
+	test "$onlined" -gt 0 -a "$online_fails" = 0
 echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again"
 ktg_section zoneinfo-end cat /proc/zoneinfo

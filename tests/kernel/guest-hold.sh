@@ -15,6 +15,7 @@
 # and the scaled free and refill counts).  The default batch is the one this
 # boot gave the largest zones, so the bound follows the page size.
 
+# shellcheck source=/dev/null
 . /kt/env
 SYS=/proc/sys/vm
 BATCH=$SYS/percpu_pagelist_batch
@@ -65,13 +66,18 @@ zi_table() {
 	END { out() }' /proc/zoneinfo
 }
 
-# cols_as TABLE COLS WHAT : the columns COLS (awk fields) of every pageset as
-# in TABLE
+# cols_as TABLE COLS WHAT : the columns COLS (awk fields after node, zone,
+# cpu) of every pageset as in TABLE
 cols_as() {
-	zi_table | awk "{ print $2 }" >/tmp/ca.now
-	awk "{ print $2 }" "$1" >/tmp/ca.ref
-	cmp -s /tmp/ca.now /tmp/ca.ref && return 0
-	WHY="$3 differ from ${1##*/}: $(diff /tmp/ca.ref /tmp/ca.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	zi_table | awk "{ print \$1, \$2, \$3, $2 }" >/tmp/ca.now
+	awk "{ print \$1, \$2, \$3, $2 }" "$1" >/tmp/ca.ref
+	awk 'FILENAME == ARGV[1] { k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; ref[k] = $0; next }
+		{ k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; seen[k] = 1
+		  if (!(k in ref)) { printf "%s: extra; ", k; bad++ }
+		  else if ($0 != ref[k]) { if (bad < 4) printf "node %s:%s (was%s); ", k, $0, ref[k]; bad++ } }
+		END { for (k in ref) if (!(k in seen)) { printf "%s: missing; ", k; bad++ }
+		      if (bad) printf "%d pagesets", bad; exit bad > 0 }' /tmp/ca.ref /tmp/ca.now >/tmp/why && return 0
+	WHY="$3 differ from ${1##*/}: $(cat /tmp/why)"
 	return 1
 }
 
@@ -167,6 +173,7 @@ accepted_max() {
 trace_setup() {
 	mount -t tracefs nodev "$TRACE" 2>/dev/null
 	[ -w "$TRACE/kprobe_events" ] || { WHY="no tracefs kprobe_events"; return 1; }
+	# shellcheck disable=SC2016 # $arg2 is the kprobe's fetch argument
 	echo 'p:kt/fbulk free_pcppages_bulk count=$arg2:s32' >>"$TRACE/kprobe_events" ||
 		{ WHY="no kprobe on free_pcppages_bulk"; return 1; }
 	if echo 'p:kt/rmq __rmqueue_pcplist' >>"$TRACE/kprobe_events" 2>/dev/null; then
@@ -177,10 +184,13 @@ trace_setup() {
 		echo 1 >"$TRACE/events/kmem/mm_page_alloc/enable"
 	fi
 	echo 'percpu_refill == 1' >"$TRACE/events/kmem/mm_page_alloc_zone_locked/filter"
-	echo 1 >"$TRACE/events/kmem/mm_page_alloc_zone_locked/enable" &&
+	if ! { echo 1 >"$TRACE/events/kmem/mm_page_alloc_zone_locked/enable" &&
 		echo 1 >"$TRACE/events/kmem/mm_page_pcpu_drain/enable" &&
 		echo 1 >"$TRACE/events/kt/enable" &&
-		echo 8192 >"$TRACE/buffer_size_kb" || { WHY="cannot enable the events"; return 1; }
+		echo 8192 >"$TRACE/buffer_size_kb"; }; then
+		WHY="cannot enable the events"
+		return 1
+	fi
 	echo "# hold events: kt/fbulk, kmem/mm_page_pcpu_drain, kmem/mm_page_alloc_zone_locked (refill), delimiter $DELIM"
 }
 
@@ -265,7 +275,11 @@ echo 0 >"$FRAC"
 zi_table >/tmp/stock.tbl
 MAX=$(accepted_max)
 echo "# largest accepted batch: $MAX"
-[ "$MAX" -ge "$BOOT_BATCH" ] && pass kernel-max-accepted || fail kernel-max-accepted "largest accepted $MAX, below the default $BOOT_BATCH"
+if [ "$MAX" -ge "$BOOT_BATCH" ]; then
+	pass kernel-max-accepted
+else
+	fail kernel-max-accepted "largest accepted $MAX, below the default $BOOT_BATCH"
+fi
 if [ -e "$SYS/percpu_pagelist_batch_max" ]; then
 	check kernel-max-file-agrees sysctl_is "$SYS/percpu_pagelist_batch_max" "$MAX"
 fi
@@ -292,7 +306,8 @@ set_max() {
 	check set-max-sysctl sysctl_is "$BATCH" "$MAX"
 	check set-max-small-zones-keep-batch small_zones_keep
 	# the batch must not lift the floor: high_min as the unpatched kernel computes it
-	check set-max-high-min-as-stock cols_as /tmp/stock.tbl '$1, $2, $3, $7' high_min
+	# shellcheck disable=SC2016 # awk's fields
+	check set-max-high-min-as-stock cols_as /tmp/stock.tbl '$7' high_min
 	if [ "$HAVE_PCPCTL" = 1 ]; then
 		check pcpctl-show-max show_agrees
 		check pcpctl-status-max status_agrees
@@ -316,7 +331,8 @@ if [ "$HAVE_SET" = 1 ]; then
 	zi_table >/tmp/ref.tbl
 	run pcpctl set --batch $((MAX + 1))
 	check pcpctl-set-max+1-exit2 rc_is 2
-	check pcpctl-set-max+1-unchanged cols_as /tmp/ref.tbl '$1, $2, $3, $6' batches
+	# shellcheck disable=SC2016 # awk's fields
+	check pcpctl-set-max+1-unchanged cols_as /tmp/ref.tbl '$6' batches
 	run pcpctl reset
 	check pcpctl-reset-exit rc_is 0
 	check pcpctl-reset-sysctl sysctl_is "$BATCH" 0
@@ -324,5 +340,7 @@ else
 	[ "$HAVE_PCPCTL" = 0 ] || skip pcpctl-set "pcpctl set --help does not describe --batch"
 	echo 0 >"$BATCH"
 fi
-check reset-batches-as-boot cols_as /tmp/boot.tbl '$1, $2, $3, $6' batches
-check reset-high-min-max-as-stock cols_as /tmp/stock.tbl '$1, $2, $3, $6, $7, $8' 'batch, high_min, high_max'
+# shellcheck disable=SC2016 # awk's fields
+check reset-batches-as-boot cols_as /tmp/boot.tbl '$6' batches
+# shellcheck disable=SC2016 # awk's fields
+check reset-high-min-max-as-stock cols_as /tmp/stock.tbl '$6, $7, $8' 'batch, high_min, high_max'
