@@ -5,7 +5,8 @@
 # KCSAN, booted with memory blocks left offline (memhp_default_state=offline,
 # QEMU pc-dimms).  A loop writes vm.percpu_pagelist_batch (0, the largest
 # accepted value, a middle one) and vm.percpu_pagelist_high_fraction (8, 0)
-# while CPUs go offline and online (which drains their lists), memory blocks
+# while CPUs go offline and online (which drains their lists; another writer
+# changes the batch meanwhile), memory blocks
 # are onlined (and one movable block offlined and onlined again, which
 # disables and re-enables the zone's pagesets) and each CPU allocates and
 # frees.  The host reads the console for lockdep, KCSAN and other reports;
@@ -97,20 +98,33 @@ fi
 MAX=$(accepted_max)
 MID=$((MAX / 2))
 echo "# largest accepted batch $MAX, middle $MID"
+# a writer that keeps changing the batch while a CPU goes offline and
+# online (the handler and CPU hotplug both take cpus_read_lock and
+# pcp_batch_high_lock); one line per accepted write
+bg_writer() {
+	for _v in "$MAX" "$MID" 0; do
+		echo "$_v" >"$BATCH" 2>/dev/null && echo w >>/tmp/bgwrites
+	done
+}
+
+: >/tmp/bgwrites
 t0=$(date +%s)
 i=0
 while [ $i -lt "$KT_CYCLES" ]; do
 	cpu=$((i % 3 + 1))
+	next=$((cpu % 3 + 1))
 	wr "$BATCH" "$MAX"
-	churn "$cpu" &
+	churn "$cpu"
+	bg_writer &
+	churn 0 &
 	cpu_cycle "$cpu"
 	wait
 	wr "$FRAC" 8
 	mem_step
 	wr "$BATCH" "$MID"
-	churn 0
+	churn "$next"
 	wr "$FRAC" 0
-	cpu_cycle $(((cpu % 3) + 1))
+	cpu_cycle "$next"
 	wr "$BATCH" 0
 	mem_step
 	i=$((i + 1))
@@ -127,5 +141,11 @@ verdict debug-writes "$write_fails writes failed" test "$write_fails" = 0
 verdict debug-cpu-hotplug "$cpu_fails cycles failed" test "$cpu_fails" = 0
 verdict debug-memory-online "$onlined onlined, $online_fails failed" \
 	test "$onlined" -gt 0 -a "$online_fails" = 0
+writes=$((writes + $(wc -l </tmp/bgwrites)))
+# the checkers must have been on: lockdep still validating (it turns itself
+# off after its first report) and KCSAN started
+_dl=$(awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null)
+verdict debug-lockdep-on "debug_locks is '${_dl:-missing}' in /proc/lockdep_stats" test "$_dl" = 1
+verdict debug-kcsan-on "dmesg has no 'kcsan: enabled early'" sh -c "dmesg | grep -q 'kcsan: enabled early'"
 echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again"
 ktg_section zoneinfo-end cat /proc/zoneinfo
