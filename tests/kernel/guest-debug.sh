@@ -9,7 +9,9 @@
 # changes the batch meanwhile), memory blocks
 # are onlined (and one movable block offlined and onlined again, which
 # disables and re-enables the zone's pagesets) and each CPU allocates and
-# frees.  The host reads the console for lockdep, KCSAN and other reports;
+# frees; at the end every block it onlined goes offline and online again
+# twice, emptying the Movable zones, while another task writes the batch.
+# The host reads the console for lockdep, KCSAN and other reports;
 # the guest prints "PASS|FAIL name" lines and "# debug-summary: ...".
 #
 # /kt/env sets KT_LABEL and KT_CYCLES (loop iterations).
@@ -28,6 +30,7 @@ cpu_fails=0
 onlined=0
 online_fails=0
 offlined=0
+zone_cycles=0
 
 wr() { # FILE VALUE
 	if (echo "$2" >"$1") 2>/dev/null; then
@@ -68,6 +71,7 @@ mem_step() {
 		if echo online_movable >"$_b/state" 2>/dev/null; then
 			onlined=$((onlined + 1))
 			[ -n "$FIRST_BLOCK" ] || FIRST_BLOCK=$_b
+			echo "$_b" >>/tmp/ours
 		else
 			online_fails=$((online_fails + 1))
 		fi
@@ -78,6 +82,33 @@ mem_step() {
 		offlined=$((offlined + 1))
 		echo online_movable >"$FIRST_BLOCK/state" 2>/dev/null && onlined=$((onlined + 1))
 	fi
+}
+
+# every block this guest onlined goes offline, which empties the nodes'
+# Movable zones, and online again, so setup_zone_pageset() sets the zones'
+# pagesets up anew (it reads the batch setting without pcp_batch_high_lock)
+# while another task writes the batch; KCSAN watches every 50th access
+# meanwhile instead of every 4000th
+zone_cycle() {
+	_kw=/sys/module/kcsan/parameters/skip_watch
+	_old=$(cat "$_kw" 2>/dev/null)
+	[ -z "$_old" ] || echo 50 >"$_kw"
+	touch /tmp/bg.run
+	(while [ -e /tmp/bg.run ]; do bg_writer; done) &
+	while read -r _b; do
+		echo offline >"$_b/state" 2>/dev/null && offlined=$((offlined + 1))
+	done </tmp/ours
+	while read -r _b; do
+		if echo online_movable >"$_b/state" 2>/dev/null; then
+			onlined=$((onlined + 1))
+		else
+			online_fails=$((online_fails + 1))
+		fi
+	done </tmp/ours
+	rm -f /tmp/bg.run
+	wait
+	[ -z "$_old" ] || echo "$_old" >"$_kw"
+	zone_cycles=$((zone_cycles + 1))
 }
 
 churn() { # CPU : allocate and free 16 MiB there
@@ -108,6 +139,7 @@ bg_writer() {
 }
 
 : >/tmp/bgwrites
+: >/tmp/ours
 t0=$(date +%s)
 i=0
 while [ $i -lt "$KT_CYCLES" ]; do
@@ -129,6 +161,9 @@ while [ $i -lt "$KT_CYCLES" ]; do
 	mem_step
 	i=$((i + 1))
 done
+# twice: the Movable zones emptied and set up again
+zone_cycle
+zone_cycle
 t1=$(date +%s)
 verdict() { # NAME WHY CONDITION... : PASS when CONDITION holds
 	_n=$1 _w=$2
@@ -147,5 +182,5 @@ writes=$((writes + $(wc -l </tmp/bgwrites)))
 _dl=$(awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null)
 verdict debug-lockdep-on "debug_locks is '${_dl:-missing}' in /proc/lockdep_stats" test "$_dl" = 1
 verdict debug-kcsan-on "dmesg has no 'kcsan: enabled early'" sh -c "dmesg | grep -q 'kcsan: enabled early'"
-echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again"
+echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again, $zone_cycles times all of them (Movable zones emptied and set up again)"
 ktg_section zoneinfo-end cat /proc/zoneinfo
