@@ -4,8 +4,8 @@
 # on other page sizes and CONFIG_PCP_BATCH_SCALE_MAX values (arm64-16k,
 # arm64-64k, scale0; busybox sh, sourced by the initramfs init).
 #
-# /kt/env sets KT_LABEL and KT_SCALE_MAX (CONFIG_PCP_BATCH_SCALE_MAX of the
-# kernel, from its .config).  pcpctl, when the host provided one, is
+# /kt/env sets KT_LABEL, KT_SCALE_MAX (CONFIG_PCP_BATCH_SCALE_MAX of the
+# kernel, from its .config) and KT_PAGE_KB (the page size it was built with).  pcpctl, when the host provided one, is
 # /usr/bin/pcpctl.  Prints one "PASS name", "FAIL name: why" or "SKIP name:
 # why" line per check; lines starting with "# " are transcript; the line
 # "# holds: ..." carries the figures the host tabulates.
@@ -260,6 +260,7 @@ echo "# kernel $(uname -r), $KT_LABEL, $(uname -m), page ${PAGE_KB} KiB, $(nproc
 ktg_section uname uname -r
 ktg_section topology ktg_topology
 ktg_section zoneinfo-boot cat /proc/zoneinfo
+check page-size test "$PAGE_KB" = "$KT_PAGE_KB"
 zi_table >/tmp/boot.tbl
 check boot-pagesets test -s /tmp/boot.tbl
 BOOT_BATCH=$(awk '$6 > m { m = $6 } END { print m + 0 }' /tmp/boot.tbl)
