@@ -274,8 +274,9 @@ static const struct command {
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
-	  "                      kernel's vm.percpu_pagelist_batch_max (else 1007);\n"
-	  "                      needs the vm.percpu_pagelist_batch kernel patch\n"
+	  "                      default batch << CONFIG_PCP_BATCH_SCALE_MAX (2016 with\n"
+	  "                      4 KiB pages and 5); needs the vm.percpu_pagelist_batch\n"
+	  "                      kernel patch\n"
 	  "     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
 	  "     --dry-run        check all the change needs (access, lock, journal, the\n"
 	  "                      --persist file) and print what it would give each zone;\n"

@@ -222,7 +222,6 @@ static int check_pair(const struct guest *g, const char *name, bool *pair, size_
 			batch = pcp_fraction_batch(&in);
 		else
 			batch = pcp_default_batch(&in);
-		in.batch = batch;
 		pcp_expected(&in, &want);
 		for (size_t p = 0; p < z->npagesets; p++) {
 			const struct zi_pageset *ps = &z->pagesets[p];

@@ -2,9 +2,10 @@
 /*
  * The kernel rules pcpctl verifies changes with, checked against what real
  * kernels printed: Debian 6.1 guests before and after
- * percpu_pagelist_high_fraction=8, our patched 6.1 and 7.3 after
- * percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.  (6.12 sets high
- * lazily, per CPU as it next frees, so its zoneinfo confirms nothing.)
+ * percpu_pagelist_high_fraction=8, our patched 6.1 at boot, patch v3 on 7.3
+ * after percpu_pagelist_batch=310 and its maximum, and this machine's 6.18.
+ * (6.12 sets high lazily, per CPU as it next frees, so its zoneinfo confirms
+ * nothing.)
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -42,17 +43,17 @@ static const struct capture captures[] = {
 	{ "debian-6.1-cpuless-node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2, 4 }, 0 },
 	{ "debian-6.1-cpuless-node-frac8.zoneinfo", ERA_HIGH_FRACTION, 8, { 2, 2, 4 }, 0 },
 	{ "live-6.18-2cpu.zoneinfo", ERA_HIGH_MINMAX, 0, { 2 }, 0 },
-	/* Our kernel patch on 6.1, before and after vm.percpu_pagelist_batch = 310. */
+	/* Our kernel patch on 6.1 at boot: vm.percpu_pagelist_batch = 0 is the stock rule. */
 	{ "patched-6.1-4cpu-2node.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 0 },
-	{ "patched-6.1-4cpu-2node-batch310.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 310 },
-	{ "patched-6.1-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_FRACTION, 0, { 2, 2 }, 1007 },
 	/*
-	 * Patch v2 on 7.3 after 310 and its maximum (DMA keeps batch 1).  Its
-	 * boot capture is left out: boot computes high_min/high_max before the
-	 * last memory reaches the zones, and the first change updates them.
+	 * Patch v3 on 7.3 after 310 and its maximum, 2016: each large zone's
+	 * batch is held to a quarter of its high_min (1770, 854, 881), DMA
+	 * keeps 1, high_min/high_max are the stock kernel's.  Its boot capture
+	 * is left out: boot computes them before the last memory reaches the
+	 * zones, and the first change updates them.
 	 */
 	{ "patched-7.3-4cpu-2node-batch310.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 310 },
-	{ "patched-7.3-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 1007 },
+	{ "patched-7.3-4cpu-2node-batchmax.zoneinfo", ERA_HIGH_MINMAX, 0, { 2, 2 }, 2016 },
 };
 
 static void test_rules_match_real_kernels(void **state)
@@ -73,7 +74,7 @@ static void test_rules_match_real_kernels(void **state)
 					.era = cap->era, .page_shift = 12,
 					.managed = z->field[ZI_MANAGED],
 					.low = z->field[ZI_LOW], .split = cap->split[z->node],
-					.fraction = cap->fraction, .batch = ps->value[ZI_BATCH],
+					.fraction = cap->fraction,
 				};
 				struct pcp_expect ex;
 
@@ -101,30 +102,138 @@ static void test_rules_match_real_kernels(void **state)
 static void test_patched_batch_rule(void **state)
 {
 	struct pcp_zone_input in = { .era = ERA_HIGH_MINMAX, .page_shift = 12, .managed = 3840,
-				     .split = 2 };
+				     .split = 2, .low = 100 };
+	struct pcp_expect ex;
 
 	(void)state;
 	/* A 16 MiB DMA zone keeps its own batch whatever the request. */
 	assert_int_equal(pcp_patched_batch(&in, 310), 1);
-	assert_int_equal(pcp_patched_batch(&in, 1007), 1);
+	assert_int_equal(pcp_patched_batch(&in, 2016), 1);
 	/* A 400 MiB zone (batch 31) is below the cap: it keeps 31. */
 	in.managed = 100000;
 	assert_int_equal(pcp_patched_batch(&in, 310), 31);
-	/* A 2 GiB zone on 2 CPUs takes the request, smaller or larger than 63. */
+	/*
+	 * A 2 GiB zone on 2 CPUs, low watermark 4000: high_min is 2000, so the
+	 * batch is held to 500, whatever larger value is asked for.
+	 */
 	in.managed = 500000;
+	in.low = 4000;
 	assert_int_equal(pcp_patched_batch(&in, 0), 63);
 	assert_int_equal(pcp_patched_batch(&in, 31), 31);
 	assert_int_equal(pcp_patched_batch(&in, 310), 310);
-	assert_int_equal(pcp_patched_batch(&in, 1007), 1007);
-	/* 1 GiB over 16 CPUs: 4 * batch stays within 1/8 of the zone per CPU. */
-	in.managed = 253773;
-	in.split = 16;
-	assert_int_equal(pcp_patched_batch(&in, 1007), 253773 / 8 / 16 / 4);
-	assert_int_equal(pcp_patched_batch(&in, 310), 310);
-	/* Over 128 CPUs that quarter (61) is below 63: the zone keeps 63. */
-	in.split = 128;
-	assert_int_equal(pcp_patched_batch(&in, 310), 63);
+	assert_int_equal(pcp_patched_batch(&in, 2016), 500);
+	/* high_min and high_max stay those of the default batch (v2 lifted them to 4 * 1007). */
+	pcp_expected(&in, &ex);
+	assert_int_equal(ex.high_min, 2000);
+	assert_int_equal(ex.high_max, 500000 / 8 / 2);
+	/* With fraction 8, high_min = 31250 and a quarter of it exceeds any request. */
+	in.fraction = 8;
+	assert_int_equal(pcp_patched_batch(&in, 2016), 2016);
+	/* With fraction 100: 2500 per CPU stays 2500, the batch goes down to 625. */
+	in.fraction = 100;
+	pcp_expected(&in, &ex);
+	assert_int_equal(ex.high_min, 2500);
+	assert_int_equal(pcp_patched_batch(&in, 2016), 625);
+	/*
+	 * The issue's 64 GiB zone with 64 CPUs whose high_min is 387: the batch
+	 * is held to 96 and high_min stays 387 (v2 made it 4028).
+	 */
+	in.fraction = 0;
+	in.managed = 16ULL * 1024 * 1024;
+	in.split = 64;
+	in.low = 387 * 64;
+	pcp_expected(&in, &ex);
+	assert_int_equal(ex.high_min, 387);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 96);
+	/* A watermark share under 4 * 63: the floor, and the batch no lower than 63. */
+	in.low = 100 * 64;
+	pcp_expected(&in, &ex);
+	assert_int_equal(ex.high_min, 252);
+	assert_int_equal(pcp_patched_batch(&in, 1007), 63);
 	assert_int_equal(pcp_patched_batch(&in, 31), 31);
+}
+
+/*
+ * Patch v2's figures, from its own rule, for the test below to show they fail
+ * the bound: its maximum was (SHRT_MAX - pages per pageblock) >> scale_max,
+ * and its shift bottomed out at 0, so that maximum moved itself in one hold.
+ */
+static long v2_max(unsigned page_shift, int scale_max)
+{
+	/* pageblock_order with huge pages: 9 at 4 KiB, 11 at 16 KiB, 13 at 64 KiB. */
+	long pageblock = 1L << (page_shift == 12 ? 9 : page_shift == 14 ? 11 : 13);
+
+	return (32767 - pageblock) >> scale_max;
+}
+
+static long v2_hold(unsigned page_shift, int scale_max, long batch)
+{
+	long bound = pcp_hold_bound(page_shift, scale_max);
+	int scale = scale_max;
+
+	while (scale && batch << scale > bound)
+		scale--;
+	return batch << scale;
+}
+
+/*
+ * The one lock-hold bound for every page size and CONFIG_PCP_BATCH_SCALE_MAX:
+ * the accepted maximum and the largest pages moved under one zone->lock hold
+ * at any accepted batch never exceed the unpatched kernel's own worst case,
+ * its default batch at the full scale.  v2's figures (issue 23's table) fail.
+ */
+static void test_hold_bound_by_config(void **state)
+{
+	static const struct {
+		unsigned shift;
+		int scale_max;
+		long bound;	/* the unpatched kernel: default batch << scale_max */
+		long v2_max;	/* the largest batch v2 accepted */
+		long v2_hold;	/* and the pages it moved in one hold */
+	} cases[] = {
+		{ 12, 5, 2016, 1007, 2014 },
+		{ 12, 4, 1008, 2015, 2015 },
+		{ 12, 3, 504, 4031, 4031 },
+		{ 12, 0, 63, 32255, 32255 },
+		{ 14, 5, 480, 959, 959 },
+		{ 16, 5, 96, 767, 767 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned shift = cases[i].shift;
+		int scale = cases[i].scale_max;
+		long bound = pcp_hold_bound(shift, scale), worst = 0;
+
+		assert_int_equal(bound, cases[i].bound);
+		/* v3: the maximum is the bound, and no batch up to it moves more. */
+		for (long n = 1; n <= bound; n++) {
+			long hold = pcp_bulk_max(shift, scale, n);
+
+			if (hold > bound || hold < n)
+				fail_msg("%u/%d: batch %ld moves %ld per hold, bound %ld", shift,
+					 scale, n, hold, bound);
+			worst = hold > worst ? hold : worst;
+		}
+		assert_int_equal(worst, bound);
+		assert_int_equal(pcp_bulk_max(shift, scale, bound), bound);
+		/* The default batch keeps the full scale: nothing changes at 0. */
+		assert_int_equal(pcp_bulk_max(shift, scale, pcp_batch_cap(shift)), bound);
+		/* v2: the issue's figures, each over the bound except 4 KiB at scale 5. */
+		assert_int_equal(v2_max(shift, scale), cases[i].v2_max);
+		assert_int_equal(v2_hold(shift, scale, v2_max(shift, scale)), cases[i].v2_hold);
+		if (shift == 12 && scale == 5)
+			assert_true(v2_hold(shift, scale, v2_max(shift, scale)) <= bound);
+		else
+			assert_true(v2_hold(shift, scale, v2_max(shift, scale)) > bound);
+	}
+	/* The sawtooth at 4 KiB and scale 5 (issue 23, item 5). */
+	assert_int_equal(pcp_bulk_max(12, 5, 127), 1016);
+	assert_int_equal(pcp_bulk_max(12, 5, 253), 1012);
+	assert_int_equal(pcp_bulk_max(12, 5, 310), 1240);
+	assert_int_equal(pcp_bulk_max(12, 5, 505), 1010);
+	assert_int_equal(pcp_bulk_max(12, 5, 1007), 2014);
+	assert_int_equal(pcp_bulk_max(12, 5, 1009), 1009);
 }
 
 static void test_era_of_release(void **state)
@@ -180,7 +289,7 @@ static void test_limits_and_floor(void **state)
 {
 	/* A 1 GiB zone on 2 CPUs: managed / 8 / 2 = 16384, the floor 4 * 63 = 252. */
 	struct pcp_zone_input in = { .page_shift = 12, .managed = 262144, .low = 4000, .split = 2,
-				     .batch = 63, .fraction = 8 };
+				     .fraction = 8 };
 	static const enum pcp_era eras[] = { ERA_HIGH_FRACTION, ERA_LAZY_HIGH, ERA_HIGH_MINMAX };
 	struct pcp_expect ex;
 
@@ -322,19 +431,19 @@ static void test_patch_cap_by_page_size(void **state)
 	assert_int_equal(pcp_batch_cap(16), 3);
 	/* 256 KiB pages: 1 MiB is 4 pages, the batch 0 that max(1, ...) raises. */
 	assert_int_equal(pcp_batch_cap(18), 1);
-	/* 16 KiB, 2 GiB on 2 CPUs: the zone at the cap (15) takes 310 (7.3 + patch, 2 nodes). */
+	/* 16 KiB, 2 GiB on 2 CPUs at fraction 8: the zone at the cap (15) takes 310. */
 	in.page_shift = 14;
 	in.managed = pages(2 * GiB, 14);
+	in.fraction = 8;
 	assert_int_equal(pcp_patched_batch(&in, 0), 15);
 	assert_int_equal(pcp_patched_batch(&in, 310), 310);
-	/* A quarter of a CPU's share at fraction 8: 131072 / 8 / 2 / 4 = 2048. */
+	/* A quarter of high_min at fraction 8: 131072 / 8 / 2 / 4 = 2048. */
 	assert_int_equal(pcp_patched_batch(&in, 4000), 2048);
-	/* 64 KiB, 4 GiB on 2 CPUs: 65536 / 8 / 2 / 4 = 1024. */
+	/* 64 KiB, 4 GiB on 2 CPUs, fraction 8: 65536 / 8 / 2 / 4 = 1024. */
 	in.page_shift = 16;
 	in.managed = pages(4 * GiB, 16);
 	assert_int_equal(pcp_patched_batch(&in, 0), 3);
-	assert_int_equal(pcp_patched_batch(&in, 310), 310);
-	assert_int_equal(pcp_patched_batch(&in, 1007), 1024 > 1007 ? 1007 : 1024);
+	assert_int_equal(pcp_patched_batch(&in, 96), 96);
 	/* A zone below the cap keeps its own batch at any page size. */
 	in.managed = pages(32 * MiB, 16);
 	assert_int_equal(pcp_patched_batch(&in, 310), 1);
@@ -393,6 +502,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_match_real_kernels),
 		cmocka_unit_test(test_patched_batch_rule),
+		cmocka_unit_test(test_hold_bound_by_config),
 		cmocka_unit_test(test_era_of_release),
 		cmocka_unit_test(test_fraction_era_batch),
 		cmocka_unit_test(test_limits_and_floor),

@@ -124,7 +124,10 @@ static void test_debian_7_3(void **state)
 	zoneinfo_free(&zi);
 }
 
-/* Patch v2 on 7.3 at its maximum: DMA keeps batch 1, the large zones take 1007. */
+/*
+ * Patch v3 on 7.3 at its maximum, 2016: DMA keeps batch 1, node 1's Normal
+ * takes a quarter of its high_min (3525 / 4 = 881), high_max as stock.
+ */
 static void test_patched_7_3_batch_max(void **state)
 {
 	struct zoneinfo zi;
@@ -143,7 +146,8 @@ static void test_patched_7_3_batch_max(void **state)
 	z = find_zone(&zi, 1, "Normal");
 	assert_int_equal(z->field[ZI_MANAGED], 253397);
 	for (size_t i = 0; i < z->npagesets; i++) {
-		assert_int_equal(z->pagesets[i].value[ZI_BATCH], 1007);
+		assert_int_equal(z->pagesets[i].value[ZI_BATCH], 881);
+		assert_int_equal(z->pagesets[i].value[ZI_HIGH_MIN], 3525);
 		assert_int_equal(z->pagesets[i].value[ZI_HIGH_MAX], 15837);
 	}
 	zoneinfo_free(&zi);

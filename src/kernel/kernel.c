@@ -240,7 +240,7 @@ int smaps_page_size(const char *text, long *bytes)
 	return 0;
 }
 
-long kernel_page_size(const struct kernel *k, bool *assumed)
+long root_page_size(const struct sysroot *root, bool *assumed)
 {
 	static bool warned;
 	char *text = NULL;
@@ -249,9 +249,9 @@ long kernel_page_size(const struct kernel *k, bool *assumed)
 	int rc;
 
 	*assumed = false;
-	if (sysroot_is_live(k->root))
+	if (sysroot_is_live(root))
 		return sysconf(_SC_PAGESIZE);
-	rc = sysroot_read_file(k->root, PATH_SELF_SMAPS, &text, &len);
+	rc = sysroot_read_file(root, PATH_SELF_SMAPS, &text, &len);
 	if (!rc) {
 		rc = smaps_page_size(text, &bytes);
 		free(text);
@@ -259,17 +259,47 @@ long kernel_page_size(const struct kernel *k, bool *assumed)
 			return bytes;
 	}
 	if (rc != -ENOENT) {
-		pcp_error("%s: %s", sysroot_name(k->root, PATH_SELF_SMAPS),
+		pcp_error("%s: %s", sysroot_name(root, PATH_SELF_SMAPS),
 			  rc == -EINVAL ? "its KernelPageSize line is no page size" : strerror(-rc));
 		return rc;
 	}
 	if (!warned)
 		pcp_warn("%s does not record the page size: 4 KiB is assumed. Copy "
-			 "/proc/self/smaps of the system the tree comes from there", sysroot_name(k->root, PATH_SELF_SMAPS));
+			 "/proc/self/smaps of the system the tree comes from there", sysroot_name(root, PATH_SELF_SMAPS));
 	warned = true;
 	*assumed = true;
 	return 4096;
 }
+
+long kernel_page_size(const struct kernel *k, bool *assumed)
+{
+	return root_page_size(k->root, assumed);
+}
+
+int kernel_scale_max(const struct sysroot *root)
+{
+	char path[PATH_MAX], *release = NULL, *config = NULL;
+	const char *at;
+	size_t len;
+	long scale = -ENOENT;
+
+	if (sysroot_read_file(root, PATH_OSRELEASE, &release, &len))
+		return -ENOENT;
+	release[strcspn(release, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	free(release);
+	if (sysroot_read_file(root, path, &config, &len))
+		return -ENOENT;
+	/* One line of the kernel's .config: CONFIG_PCP_BATCH_SCALE_MAX=5 */
+	for (at = config; (at = strstr(at, "CONFIG_PCP_BATCH_SCALE_MAX=")); at++)
+		if (at == config || at[-1] == '\n') {
+			scale = strtol(at + strlen("CONFIG_PCP_BATCH_SCALE_MAX="), NULL, 10);
+			break;
+		}
+	free(config);
+	return scale >= 0 && scale <= 30 ? (int)scale : -ENOENT;
+}
+
 
 /*
  * Big enough that a 1,792-CPU zoneinfo (11 MB) takes few reads, small

@@ -105,6 +105,13 @@ char *kernel_release(const struct kernel *k);
  * that is no page size: -EINVAL after saying why.
  */
 long kernel_page_size(const struct kernel *k, bool *assumed);
+/* The same, for the tree under root (live: this machine's). */
+long root_page_size(const struct sysroot *root, bool *assumed);
+/*
+ * CONFIG_PCP_BATCH_SCALE_MAX of the running kernel, from the kernel's
+ * /boot/config-RELEASE under root; -ENOENT when that file does not say.
+ */
+int kernel_scale_max(const struct sysroot *root);
 /* Parse smaps text for its first KernelPageSize in bytes: 0 or -EINVAL (-ENOENT without one). */
 int smaps_page_size(const char *text, long *bytes);
 

@@ -115,29 +115,44 @@ int pcp_batch_cap(unsigned page_shift)
 	return cap < 1 ? 1 : cap;
 }
 
-int pcp_patched_batch(const struct pcp_zone_input *in, long requested)
+long pcp_hold_bound(unsigned page_shift, int scale_max)
 {
-	int batch = pcp_default_batch(in);
-	uint64_t quarter = in->managed / PCP_FRACTION_MIN / (in->split ? in->split : 1) / 4;
+	return (long)pcp_batch_cap(page_shift) << scale_max;
+}
 
-	if (!requested || batch != pcp_batch_cap(in->page_shift))
-		return batch;
-	if (quarter < (uint64_t)batch)
-		quarter = (uint64_t)batch;
-	return (uint64_t)requested < quarter ? (int)requested : (int)quarter;
+long pcp_bulk_max(unsigned page_shift, int scale_max, long batch)
+{
+	int scale = scale_max;
+
+	while (scale && batch << scale > pcp_hold_bound(page_shift, scale_max))
+		scale--;
+	return batch << scale;
 }
 
 /*
  * zone_highsize(): a share of the zone split over the node's CPUs, at least
- * 4 batches; *share is the share before that floor.
+ * 4 default batches (the patch leaves this floor alone); *share is the share
+ * before that floor.
  */
 static int highsize(const struct pcp_zone_input *in, long fraction, uint64_t *share)
 {
 	uint64_t total = fraction ? in->managed / (uint64_t)fraction : in->low;
-	uint64_t floor = (uint64_t)in->batch * 4;
+	uint64_t floor = (uint64_t)pcp_default_batch(in) * 4;
 
 	*share = total / (in->split ? in->split : 1);
 	return (int)(*share > floor ? *share : floor);
+}
+
+int pcp_patched_batch(const struct pcp_zone_input *in, long requested)
+{
+	int batch = pcp_default_batch(in);
+	uint64_t unused;
+	int quarter;
+
+	if (!requested || batch != pcp_batch_cap(in->page_shift))
+		return batch;
+	quarter = highsize(in, in->fraction, &unused) / 4;
+	return requested < quarter ? (int)requested : quarter;
 }
 
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out)

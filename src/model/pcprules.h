@@ -40,22 +40,34 @@ bool pcp_era_fraction_sets_batch(enum pcp_era era);
 /* The page shift of a page size in bytes (12 for 4096); -EINVAL for no page size Linux has. */
 int pcp_page_shift(long page_size);
 
-/*
- * The largest batch our kernel patch accepts with Debian's x86_64 configs:
- * (SHRT_MAX - pageblock of 512 pages) >> CONFIG_PCP_BATCH_SCALE_MAX (5), as
- * pcp->free_count, a short, must hold a scaled batch plus one pageblock.
- */
-#define PCP_BATCH_MAX 1007
+/* CONFIG_PCP_BATCH_SCALE_MAX: Kconfig's default and the largest it allows. */
+#define PCP_SCALE_MAX_DEFAULT 5
+#define PCP_SCALE_MAX_LIMIT 6
 
 /* A fraction of 1..7 would let pcp lists hold more than an eighth of a zone. */
 #define PCP_FRACTION_MIN 8
 
 /*
- * The patch's PCP_BATCH_CAP, zone_batchsize() of every zone above about
- * 1 GiB: the only batch the patch replaces.  63 with 4 KiB pages, 15 with
- * 16 KiB, 3 with 64 KiB.
+ * The largest zone_batchsize(), that of every zone above about 1 GiB: the
+ * only batch the patch replaces.  63 with 4 KiB pages, 15 with 16 KiB, 3
+ * with 64 KiB.
  */
 int pcp_batch_cap(unsigned page_shift);
+
+/*
+ * The most pages an unpatched kernel moves under one zone->lock hold: the
+ * largest batch shifted by CONFIG_PCP_BATCH_SCALE_MAX (2016 with 4 KiB pages
+ * and 5).  Patch v3 keeps every hold within it, and it is also the largest
+ * vm.percpu_pagelist_batch that patch accepts.
+ */
+long pcp_hold_bound(unsigned page_shift, int scale_max);
+
+/*
+ * Patch v3's pcp->bulk_max for a batch: the batch shifted by the largest
+ * shift up to scale_max that keeps it within pcp_hold_bound().  The most
+ * pages any path moves under one hold with that batch.
+ */
+long pcp_bulk_max(unsigned page_shift, int scale_max, long batch);
 
 /* What one zone's pagesets must show, given the settings and the zone. */
 struct pcp_zone_input {
@@ -64,7 +76,6 @@ struct pcp_zone_input {
 	uint64_t managed, low;	/* low: the low watermark as zoneinfo prints it */
 	unsigned split;		/* online CPUs of the zone's node, else all online CPUs */
 	long fraction;		/* the era's fraction sysctl; 0 = default */
-	int batch;		/* the batch in force (observed, or the one requested) */
 };
 
 /* zone_batchsize(), already raised to at least 1 as the kernel does. */
@@ -95,10 +106,11 @@ struct pcp_expect {
 void pcp_expected(const struct pcp_zone_input *in, struct pcp_expect *out);
 
 /*
- * The batch the kernel patch (v2) gives a zone for vm.percpu_pagelist_batch
+ * The batch the kernel patch (v3) gives a zone for vm.percpu_pagelist_batch
  * = requested (0: the default): the request applies only where
  * zone_batchsize() is at pcp_batch_cap(), and never above a quarter of the
- * zone's per-CPU share at PCP_FRACTION_MIN unless the zone's own batch is.
+ * zone's high_min (high up to 6.6) as the kernel computes it from the
+ * default batch, which the request leaves alone.
  */
 int pcp_patched_batch(const struct pcp_zone_input *in, long requested);
 

@@ -24,18 +24,34 @@ bool batch_valid(long batch, long max)
 	return batch >= 0 && batch <= max;
 }
 
+int batch_scale_max(const struct sysroot *root)
+{
+	int scale = kernel_scale_max(root);
+
+	return scale >= 0 && scale <= PCP_SCALE_MAX_LIMIT ? scale : -ENOENT;
+}
+
 long batch_limit(const struct sysroot *root)
 {
 	char *text = NULL;
+	bool assumed;
 	size_t len;
-	long max;
+	long max, page_size;
+	int shift, scale;
 
-	/* Patch v1 and unpatched kernels have no such file: the limit of Debian's configs. */
-	if (sysroot_read_file(root, PATH_SYSCTL_VM "percpu_pagelist_batch_max", &text, &len) ||
-	    sysctl_parse_value(text, &max) || max < 1)
-		max = PCP_BATCH_MAX;
+	/* Patch v2 said its maximum in a file; v3 documents it instead. */
+	if (!sysroot_read_file(root, PATH_SYSCTL_VM "percpu_pagelist_batch_max", &text, &len) &&
+	    !sysctl_parse_value(text, &max) && max >= 1) {
+		free(text);
+		return max;
+	}
 	free(text);
-	return max;
+	page_size = root_page_size(root, &assumed);
+	shift = pcp_page_shift(page_size);
+	scale = batch_scale_max(root);
+	/* Without the kernel's config, the largest any config allows; the kernel refuses the rest. */
+	return pcp_hold_bound(shift < 0 ? 12 : (unsigned)shift,
+			      scale < 0 ? PCP_SCALE_MAX_LIMIT : scale);
 }
 
 bool fraction_valid(long fraction)
@@ -125,7 +141,8 @@ static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
 		return rc;
 	}
 	*want_batch = -1;
-	if (ex->targeted[SYSCTL_BATCH])
+	/* The patch holds its batch to a quarter of high_min: a fraction write moves it too. */
+	if (ex->targeted[SYSCTL_BATCH] || (ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH]))
 		*want_batch = pcp_patched_batch(in, ex->value[SYSCTL_BATCH]);
 	else if (ex->targeted[SYSCTL_FRACTION])
 		*want_batch = pcp_fraction_batch(in);
@@ -152,7 +169,6 @@ static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
 		if (want_batch >= 0 &&
 		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why, whylen)))
 			return rc;
-		in.batch = ps->value[ZI_BATCH];
 		pcp_expected(&in, &want);
 		if (want.check_high && (rc = check_pageset(z, ps, ZI_HIGH, want.high, why, whylen)))
 			return rc;
@@ -226,8 +242,12 @@ static int check_zone_certain(const struct expectation *ex, const struct zi_zone
 		return -EPROTO;
 	}
 	*checks |= CHECK_ONE_BATCH;
-	/* Only our patch's sysctl and the fraction of 5.13 and before set a batch. */
-	if (was >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION]) {
+	/*
+	 * Only our patch's sysctl and the fraction of 5.13 and before set a
+	 * batch; with the patch's batch set, a high fraction moves it too.
+	 */
+	if (was >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION] &&
+	    !(ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH])) {
 		if (batch != was) {
 			snprintf(why, whylen, "node %d zone %s shows batch %d, which vm.%s cannot "
 				 "change (it was %d)", z->node, z->name, batch, sysctl_name(fs), was);
@@ -479,11 +499,11 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 		for (size_t p = 0; p < z->npagesets; p++) {
 			struct zi_pageset *ps = &z->pagesets[p];
 
-			in.batch = want_batch >= 0 ? want_batch : ps->value[ZI_BATCH];
 			pcp_expected(&in, &want);
 			if (!fill)
 				continue;
-			ps->value[ZI_BATCH] = in.batch;
+			if (want_batch >= 0)
+				ps->value[ZI_BATCH] = want_batch;
 			if (want.check_high)
 				ps->value[ZI_HIGH] = want.high;
 			if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN)) {
@@ -514,14 +534,20 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 			 zeroed.list);
 	if (!rc && capped.len)
 		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
-			 "caps their batch at a quarter of a CPU's share at fraction %d: %s",
-			 ex->value[SYSCTL_BATCH], PCP_FRACTION_MIN, capped.list);
+			 "caps their batch at a quarter of high_min (of high before 6.7), which a "
+			 "smaller vm.percpu_pagelist_high_fraction raises: %s",
+			 ex->value[SYSCTL_BATCH], capped.list);
 	return rc;
 }
 
 static void write_failed(enum pcp_sysctl s, long value, int rc)
 {
-	if (rc == -EINVAL)
+	if (rc == -EINVAL && s == SYSCTL_BATCH)
+		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the patch accepts 0 to the "
+			  "largest default batch << CONFIG_PCP_BATCH_SCALE_MAX (with 4 KiB pages "
+			  "63 << 5 = 2016 at Kconfig's default; 63 at 0), and this kernel's "
+			  "config allows less than %ld", sysctl_name(s), value, value);
+	else if (rc == -EINVAL)
 		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what this "
 			  "kernel accepts", sysctl_name(s), value);
 	else

@@ -177,8 +177,16 @@ void apply_session_free(struct change_session *s);
  * batch_limit), and 0 or PCP_FRACTION_MIN and up.
  */
 bool batch_valid(long batch, long max);
-/* vm.percpu_pagelist_batch_max under root, or PCP_BATCH_MAX without it. */
+/*
+ * The largest vm.percpu_pagelist_batch: patch v2's percpu_pagelist_batch_max
+ * where the kernel has it, else patch v3's documented bound, the largest
+ * default batch of the page size << CONFIG_PCP_BATCH_SCALE_MAX, that shift
+ * read from /boot/config-RELEASE, or its Kconfig limit (6) when that does not
+ * say; the kernel's own EINVAL then decides.
+ */
 long batch_limit(const struct sysroot *root);
+/* CONFIG_PCP_BATCH_SCALE_MAX from the kernel's config, or -ENOENT. */
+int batch_scale_max(const struct sysroot *root);
 bool fraction_valid(long fraction);
 
 #endif

@@ -173,10 +173,10 @@ static long patch_batch_max(const struct kernel *k)
 	char *text = NULL;
 	long max;
 
-	/* The patched kernel's own read-only file; computed as it does without one. */
+	/* Patch v2's read-only file where a tree has it; v3 computes it at boot. */
 	if (read_text(k, PATH_SYSCTL_VM "percpu_pagelist_batch_max", &text) ||
 	    sysctl_parse_value(text, &max) || max < 1)
-		max = sim_patch_batch_max(page_shift(k));
+		max = sim_patch_batch_max(page_shift(k), SIM_SCALE_MAX);
 	free(text);
 	return max;
 }

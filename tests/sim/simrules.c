@@ -88,9 +88,8 @@ static long zone_highsize(const struct sim_zone *z, long batch, long fraction)
 }
 
 /*
- * The patch's PCP_BATCH_CAP (patches/linux-6.1, linux-6.12: SZ_1M / PAGE_SIZE
- * / 4 + SZ_1M / PAGE_SIZE / 8; linux-7.3: SZ_256K / PAGE_SIZE and half of it,
- * the same number): zone_batchsize() of a zone at the 1 MiB cap.
+ * The patch's pcp_batch_default(), pcp_batch_of(ULONG_MAX): zone_batchsize()
+ * of a zone at the 1 MiB cap (256 KiB after the quarter in 7.3's form).
  */
 static long patch_batch_cap(unsigned page_shift)
 {
@@ -101,21 +100,16 @@ static long patch_batch_cap(unsigned page_shift)
 }
 
 /*
- * The patch's zone_pageset_batch(): the admin's batch only where the zone's
- * own batch is PCP_BATCH_CAP and the zone has pages, held to a quarter of
- * zone_highsize(zone, 0, cpu_online, MIN_PERCPU_PAGELIST_HIGH_FRACTION)
- * (no floor with batch 0), never below the zone's own batch.
+ * The patch's zone_pageset_batch(batch, high_min), v3: the admin's batch only
+ * where the zone's own batch is pcp_batch_default(), and then at most
+ * high_min >> 2, high_min being what zone_highsize() gave with the zone's
+ * own batch (6.1: the one high).
  */
-static long patch_zone_batch(const struct sim_kernel *k, const struct sim_zone *z, long own)
+static long patch_zone_batch(const struct sim_kernel *k, long own, long high_min)
 {
-	long quarter;
-
-	if (!k->patch_batch || !z->managed || own != patch_batch_cap(k->page_shift))
+	if (!k->patch_batch || own != patch_batch_cap(k->page_shift))
 		return own;
-	quarter = zone_highsize(z, 0, SIM_MIN_FRACTION) >> 2;
-	if (quarter < own)
-		quarter = own;
-	return k->patch_batch < quarter ? k->patch_batch : quarter;
+	return k->patch_batch < high_min >> 2 ? k->patch_batch : high_min >> 2;
 }
 
 void sim_zone_pcp(const struct sim_kernel *k, const struct sim_zone *z, struct sim_pcp *out)
@@ -144,13 +138,15 @@ void sim_zone_pcp(const struct sim_kernel *k, const struct sim_zone *z, struct s
 		out->high_min = out->high_max = out->high;
 		return;
 	}
-	/* zone_set_pageset_high_and_batch(), 5.14-7.3: max(1, zone_batchsize()), then the patch. */
-	batch = patch_zone_batch(k, z, batch);
-	out->batch = (int)batch;
+	/*
+	 * zone_set_pageset_high_and_batch(), 5.14-7.3: max(1, zone_batchsize())
+	 * sizes high; the patch then sets the batch from that high.
+	 */
 	if (k->gen == SIM_GEN_5_14) {
 		/* 5.14-6.6: one high, on every CPU at once. */
 		out->high = (int)zone_highsize(z, batch, k->fraction);
 		out->high_min = out->high_max = out->high;
+		out->batch = (int)patch_zone_batch(k, batch, out->high);
 		return;
 	}
 	/*
@@ -163,15 +159,14 @@ void sim_zone_pcp(const struct sim_kernel *k, const struct sim_zone *z, struct s
 	out->high_min = (int)zone_highsize(z, batch, k->fraction);
 	out->high_max = k->fraction ? out->high_min : (int)zone_highsize(z, batch, SIM_MIN_FRACTION);
 	out->high = out->high_min;
+	out->batch = (int)patch_zone_batch(k, batch, out->high_min);
 }
 
 /*
- * page_alloc_sysctl_init() of the patch: (SHRT_MAX - pageblock_nr_pages) >>
- * CONFIG_PCP_BATCH_SCALE_MAX (5, Debian's).  pageblock_order is the PMD
- * order (include/linux/pageblock-flags.h, HUGETLB_PAGE_ORDER): a page table
- * page holds PAGE_SIZE / 8 entries, so PAGE_SHIFT - 3.
+ * percpu_pagelist_batch_limit of the patch (v3), pcp_bulk_limit():
+ * pcp_batch_default() << CONFIG_PCP_BATCH_SCALE_MAX.
  */
-long sim_patch_batch_max(unsigned page_shift)
+long sim_patch_batch_max(unsigned page_shift, int scale_max)
 {
-	return (32767L - (1L << (page_shift - 3))) >> 5;
+	return patch_batch_cap(page_shift) << scale_max;
 }

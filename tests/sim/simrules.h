@@ -49,7 +49,13 @@ void sim_zone_pcp(const struct sim_kernel *k, const struct sim_zone *z, struct s
 /* The smallest fraction the kernel takes (other than 0). */
 #define SIM_MIN_FRACTION 8
 
-/* The largest vm.percpu_pagelist_batch the patch takes, as its boot code computes it. */
-long sim_patch_batch_max(unsigned page_shift);
+/*
+ * The largest vm.percpu_pagelist_batch the patch (v3) takes, as its boot code
+ * computes it, for a kernel built with CONFIG_PCP_BATCH_SCALE_MAX = scale_max.
+ */
+long sim_patch_batch_max(unsigned page_shift, int scale_max);
+
+/* CONFIG_PCP_BATCH_SCALE_MAX of the simulated kernel: Debian's, Kconfig's default. */
+#define SIM_SCALE_MAX 5
 
 #endif
