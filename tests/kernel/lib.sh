@@ -217,6 +217,8 @@ EOF
 # kt_topology NAME : qemu arguments for a named machine shape.
 #   1cpu          1 CPU, 4 GiB (DMA, DMA32 and Normal populated)
 #   4cpu-2node    4 CPUs, cpus 0-1 on node 0 and 2-3 on node 1, 2 GiB each
+#   4cpu-2node-dimms  as 4cpu-2node with 1 GiB per node and a 512 MiB
+#                 pc-dimm per node (memory hotplug; x86 only)
 #   cpuless-node  4 CPUs, nodes 0 (cpus 0-1) and 1 (cpus 2-3) with 1 GiB each,
 #                 node 2 with 1 GiB of memory and no CPU
 kt_topology() {
@@ -227,6 +229,15 @@ kt_topology() {
 		echo "-smp 4 -m 4G" \
 			"-object memory-backend-ram,id=m0,size=2G -numa node,nodeid=0,cpus=0-1,memdev=m0" \
 			"-object memory-backend-ram,id=m1,size=2G -numa node,nodeid=1,cpus=2-3,memdev=m1"
+		;;
+	4cpu-2node-dimms)
+		# as 4cpu-2node with 1 GiB per node, and a 512 MiB pc-dimm per
+		# node plugged at boot: memory blocks for the guest to online
+		echo "-smp 4 -m 2G,slots=4,maxmem=4G" \
+			"-object memory-backend-ram,id=m0,size=1G -numa node,nodeid=0,cpus=0-1,memdev=m0" \
+			"-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=2-3,memdev=m1" \
+			"-object memory-backend-ram,id=d0,size=512M -device pc-dimm,id=dimm0,memdev=d0,node=0" \
+			"-object memory-backend-ram,id=d1,size=512M -device pc-dimm,id=dimm1,memdev=d1,node=1"
 		;;
 	cpuless-node)
 		echo "-smp 4 -m 3G" \
@@ -344,47 +355,81 @@ kt_need_source() {
 	echo "$d/root/usr/src/linux-source-7.3.tar.xz"
 }
 
-# kt_build_kernel SERIES PATCH CONFIG_FRAGMENT : build (or reuse) a tinyconfig
-# kernel from Debian's linux-source-SERIES with PATCH applied (PATCH may be
-# empty); prints the path of the cached bzImage.  The cache key is a hash of
-# the patch, the config fragment, the source package version and this
+# kt_fragment BASE [OVERLAY] [LINE]... : BASE's lines without the options
+# OVERLAY or the LINEs set again, then OVERLAY, then the LINEs: one fragment
+# whose every option kt_build_kernel can check (merge_config.sh would let the
+# later line win, and the check would then fail on the earlier one).
+kt_fragment() {
+	local base=$1 overlay=${2:-} opts
+	shift
+	[ $# -eq 0 ] || shift
+	opts=$({
+		[ -z "$overlay" ] || cat "$overlay"
+		printf '%s\n' "$@"
+	} | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p')
+	awk -v o="$opts" 'BEGIN { n = split(o, a, "\n"); for (i = 1; i <= n; i++) drop[a[i]] = 1 }
+		{ k = $0; sub(/=.*/, "", k) } !(k in drop)' "$base"
+	[ -z "$overlay" ] || cat "$overlay"
+	[ $# -eq 0 ] || printf '%s\n' "$@"
+}
+
+# kt_build_kernel SERIES PATCH CONFIG_FRAGMENT [NAME] : build (or reuse) a
+# tinyconfig kernel from Debian's linux-source-SERIES with PATCH applied (PATCH
+# may be empty); prints the path of the cached image.  The cache key is a hash
+# of the patch, the config fragment, the source package version and this
 # function's recipe, so a repeated call with the same inputs builds nothing.
 # Only the diff of the patch counts: a reworded commit message reuses the build.
+# KT_ARCH=arm64 cross-builds with Debian's gcc-aarch64-linux-gnu (an Image
+# instead of a bzImage; the architecture is part of the key).  NAME (default
+# SERIES) names the cached image: $PCPCTL_KCACHE/kernels/NAME-<hash>.bzImage
+# or .Image, with .config and .map beside it.
 KT_BUILD_RECIPE=2
 kt_build_kernel() {
-	local series=$1 patch=$2 frag=$3 srcver key dir img tarball line opt val got
+	local series=$1 patch=$2 frag=$3 name=${4:-$1} srcver key dir img tarball line opt val got
+	local arch=${KT_ARCH:-amd64} karch=x86_64 target=bzImage cross=
 	frag=$(readlink -f "$frag")
 	[ -z "$patch" ] || patch=$(readlink -f "$patch")
 	kt_need_pkgs build-essential flex bison bc libelf-dev libssl-dev cpio \
 		xz-utils python3
+	case $arch in
+	amd64) ;;
+	arm64)
+		kt_need_pkgs gcc-aarch64-linux-gnu
+		karch=arm64 target=Image cross=aarch64-linux-gnu-
+		;;
+	*) kt_die "kt_build_kernel: no recipe for $arch" ;;
+	esac
 	tarball=$(kt_need_source "$series")
 	srcver=$(kt_source_version "$series")
 	key=$({
 		echo "recipe $KT_BUILD_RECIPE series $series source $srcver"
+		# amd64 keys as before the arm64 recipe existed: cached images stay valid
+		[ "$arch" = amd64 ] || echo "arch $arch"
 		[ -n "$patch" ] && sed -n '/^diff --git /,$p' "$patch"
 		cat "$frag"
 	} | sha256sum | cut -c1-16)
-	img=$KT_CACHE/kernels/$series-$key.bzImage
+	img=$KT_CACHE/kernels/$name-$key.$target
 	if [ -f "$img" ]; then
-		kt_log "kernel $series ($key) cached"
+		kt_log "kernel $name ($key) cached"
 		echo "$img"
 		return 0
 	fi
 	[ -f "$tarball" ] || kt_die "$tarball missing"
-	dir=$KT_CACHE/build/$series-$key
+	dir=$KT_CACHE/build/$name-$key
 	rm -rf "$dir"
 	mkdir -p "$dir" "$KT_CACHE/kernels"
-	kt_log "building kernel $series ($key) in $dir"
+	kt_log "building kernel $name ($key, $arch) in $dir"
 	tar -xf "$tarball" -C "$dir" --strip-components=1
 	if [ -n "$patch" ]; then
 		patch -d "$dir" -p1 --batch --forward <"$patch" >&2 ||
 			kt_die "$patch does not apply to linux-source-$series $srcver"
 	fi
+	local mk=(make -s ARCH="$karch" ${cross:+CROSS_COMPILE=$cross})
 	(
 		cd "$dir" || exit 1
-		make -s ARCH=x86_64 tinyconfig >&2
-		./scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
-		make -s ARCH=x86_64 olddefconfig >&2
+		"${mk[@]}" tinyconfig >&2
+		ARCH=$karch ./scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null
+		"${mk[@]}" olddefconfig >&2
 	)
 	# every option of the fragment that this tree knows must have survived
 	# olddefconfig (7.3 folded PROC_SYSCTL into SYSCTL, for one)
@@ -395,17 +440,17 @@ kt_build_kernel() {
 		opt=${line%%=*}
 		val=${line#*=}
 		if ! grep -qxF "$opt" "$dir/.kt-symbols"; then
-			kt_log "$series: $opt does not exist in this tree, not checked"
+			kt_log "$name: $opt does not exist in this tree, not checked"
 			continue
 		fi
 		got=$(grep -E "^$opt=" "$dir/.config" | cut -d= -f2- || true)
-		[ "$got" = "$val" ] || kt_die "$series: $opt=$val requested, .config has '${got:-unset}'"
+		[ "$got" = "$val" ] || kt_die "$name: $opt=$val requested, .config has '${got:-unset}'"
 	done <"$frag"
 	local t0=$SECONDS
-	(cd "$dir" && make -s ARCH=x86_64 -j"$(($(nproc) + 1))" bzImage >&2) ||
-		kt_die "kernel $series build failed in $dir"
-	kt_log "kernel $series ($key) built in $((SECONDS - t0)) s"
-	cp "$dir/arch/x86/boot/bzImage" "$img.tmp"
+	(cd "$dir" && "${mk[@]}" -j"$(($(nproc) + 1))" "$target" >&2) ||
+		kt_die "kernel $name build failed in $dir"
+	kt_log "kernel $name ($key) built in $((SECONDS - t0)) s"
+	cp "$dir/arch/${karch/x86_64/x86}/boot/$target" "$img.tmp"
 	cp "$dir/.config" "$img.config"
 	cp "$dir/System.map" "$img.map"
 	mv "$img.tmp" "$img"

@@ -1,0 +1,186 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest half of tests/kernel/run's "debug" guest (busybox sh, sourced by the
+# initramfs init): a patched kernel with lockdep, atomic-sleep checks and
+# KCSAN, booted with memory blocks left offline (memhp_default_state=offline,
+# QEMU pc-dimms).  A loop writes vm.percpu_pagelist_batch (0, the largest
+# accepted value, a middle one) and vm.percpu_pagelist_high_fraction (8, 0)
+# while CPUs go offline and online (which drains their lists; another writer
+# changes the batch meanwhile), memory blocks
+# are onlined (and one movable block offlined and onlined again, which
+# disables and re-enables the zone's pagesets) and each CPU allocates and
+# frees; at the end every block it onlined goes offline and online again
+# twice, emptying the Movable zones, while another task writes the batch.
+# The host reads the console for lockdep, KCSAN and other reports;
+# the guest prints "PASS|FAIL name" lines and "# debug-summary: ...".
+#
+# /kt/env sets KT_LABEL and KT_CYCLES (loop iterations).
+
+# shellcheck source=/dev/null
+. /kt/env
+SYS=/proc/sys/vm
+BATCH=$SYS/percpu_pagelist_batch
+FRAC=$SYS/percpu_pagelist_high_fraction
+MEM=/sys/devices/system/memory
+
+writes=0
+write_fails=0
+cpu_cycles=0
+cpu_fails=0
+onlined=0
+online_fails=0
+offlined=0
+zone_cycles=0
+
+wr() { # FILE VALUE
+	if (echo "$2" >"$1") 2>/dev/null; then
+		writes=$((writes + 1))
+	else
+		write_fails=$((write_fails + 1))
+		echo "# write of $2 to ${1##*/} failed"
+	fi
+}
+
+# the largest value the batch sysctl accepts (bisection; 0 again afterwards)
+accepted_max() {
+	_lo=0
+	_hi=65536
+	while [ $((_hi - _lo)) -gt 1 ]; do
+		_mid=$(((_lo + _hi) / 2))
+		if (echo "$_mid" >"$BATCH") 2>/dev/null; then _lo=$_mid; else _hi=$_mid; fi
+	done
+	echo 0 >"$BATCH"
+	echo "$_lo"
+}
+
+cpu_cycle() { # CPU : offline (drains its lists) and online again
+	if echo 0 >"/sys/devices/system/cpu/cpu$1/online" && echo 1 >"/sys/devices/system/cpu/cpu$1/online"; then
+		cpu_cycles=$((cpu_cycles + 1))
+	else
+		cpu_fails=$((cpu_fails + 1))
+		echo 1 >"/sys/devices/system/cpu/cpu$1/online" 2>/dev/null
+	fi
+}
+
+# the next offline memory block goes online (movable, so it can go offline
+# again); with none left, the first block this guest onlined goes offline
+# and online again
+mem_step() {
+	for _b in "$MEM"/memory*; do
+		[ "$(cat "$_b/state")" = offline ] || continue
+		if echo online_movable >"$_b/state" 2>/dev/null; then
+			onlined=$((onlined + 1))
+			[ -n "$FIRST_BLOCK" ] || FIRST_BLOCK=$_b
+			echo "$_b" >>/tmp/ours
+		else
+			online_fails=$((online_fails + 1))
+		fi
+		return
+	done
+	[ -n "$FIRST_BLOCK" ] || return
+	if echo offline >"$FIRST_BLOCK/state" 2>/dev/null; then
+		offlined=$((offlined + 1))
+		echo online_movable >"$FIRST_BLOCK/state" 2>/dev/null && onlined=$((onlined + 1))
+	fi
+}
+
+# every block this guest onlined goes offline, which empties the nodes'
+# Movable zones, and online again, so setup_zone_pageset() sets the zones'
+# pagesets up anew (it reads the batch setting without pcp_batch_high_lock)
+# while another task writes the batch; KCSAN watches every 50th access
+# meanwhile instead of every 4000th
+zone_cycle() {
+	_kw=/sys/module/kcsan/parameters/skip_watch
+	_old=$(cat "$_kw" 2>/dev/null)
+	[ -z "$_old" ] || echo 50 >"$_kw"
+	touch /tmp/bg.run
+	(while [ -e /tmp/bg.run ]; do bg_writer; done) &
+	while read -r _b; do
+		echo offline >"$_b/state" 2>/dev/null && offlined=$((offlined + 1))
+	done </tmp/ours
+	while read -r _b; do
+		if echo online_movable >"$_b/state" 2>/dev/null; then
+			onlined=$((onlined + 1))
+		else
+			online_fails=$((online_fails + 1))
+		fi
+	done </tmp/ours
+	rm -f /tmp/bg.run
+	wait
+	[ -z "$_old" ] || echo "$_old" >"$_kw"
+	zone_cycles=$((zone_cycles + 1))
+}
+
+churn() { # CPU : allocate and free 16 MiB there
+	taskset -c "$1" dd if=/dev/zero of=/tmp/churn bs=1M count=16 2>/dev/null
+	taskset -c "$1" rm -f /tmp/churn
+}
+
+echo "# kernel $(uname -r), $KT_LABEL, $(nproc) cpus"
+ktg_section topology ktg_topology
+FIRST_BLOCK=
+blocks_off=$(cat "$MEM"/memory*/state 2>/dev/null | grep -c '^offline$')
+echo "# memory blocks offline at boot: $blocks_off of $(cat "$MEM"/memory*/state 2>/dev/null | wc -l)"
+if [ "$blocks_off" -gt 0 ]; then
+	echo "PASS boot-blocks-offline"
+else
+	echo "FAIL boot-blocks-offline: no offline memory block (pc-dimm, memhp_default_state=offline)"
+fi
+MAX=$(accepted_max)
+MID=$((MAX / 2))
+echo "# largest accepted batch $MAX, middle $MID"
+# a writer that keeps changing the batch while a CPU goes offline and
+# online (the handler and CPU hotplug both take cpus_read_lock and
+# pcp_batch_high_lock); one line per accepted write
+bg_writer() {
+	for _v in "$MAX" "$MID" 0; do
+		echo "$_v" >"$BATCH" 2>/dev/null && echo w >>/tmp/bgwrites
+	done
+}
+
+: >/tmp/bgwrites
+: >/tmp/ours
+t0=$(date +%s)
+i=0
+while [ $i -lt "$KT_CYCLES" ]; do
+	cpu=$((i % 3 + 1))
+	next=$((cpu % 3 + 1))
+	wr "$BATCH" "$MAX"
+	churn "$cpu"
+	bg_writer &
+	churn 0 &
+	cpu_cycle "$cpu"
+	wait
+	wr "$FRAC" 8
+	mem_step
+	wr "$BATCH" "$MID"
+	churn "$next"
+	wr "$FRAC" 0
+	cpu_cycle "$next"
+	wr "$BATCH" 0
+	mem_step
+	i=$((i + 1))
+done
+# twice: the Movable zones emptied and set up again
+zone_cycle
+zone_cycle
+t1=$(date +%s)
+verdict() { # NAME WHY CONDITION... : PASS when CONDITION holds
+	_n=$1 _w=$2
+	shift 2
+	if "$@"; then echo "PASS $_n"; else echo "FAIL $_n: $_w"; fi
+}
+verdict debug-sysctls-restored "batch $(cat "$BATCH"), fraction $(cat "$FRAC")" \
+	test "$(cat "$BATCH") $(cat "$FRAC")" = "0 0"
+verdict debug-writes "$write_fails writes failed" test "$write_fails" = 0
+verdict debug-cpu-hotplug "$cpu_fails cycles failed" test "$cpu_fails" = 0
+verdict debug-memory-online "$onlined onlined, $online_fails failed" \
+	test "$onlined" -gt 0 -a "$online_fails" = 0
+writes=$((writes + $(wc -l </tmp/bgwrites)))
+# the checkers must have been on: lockdep still validating (it turns itself
+# off after its first report) and KCSAN started
+_dl=$(awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null)
+verdict debug-lockdep-on "debug_locks is '${_dl:-missing}' in /proc/lockdep_stats" test "$_dl" = 1
+verdict debug-kcsan-on "dmesg has no 'kcsan: enabled early'" sh -c "dmesg | grep -q 'kcsan: enabled early'"
+echo "# debug-summary: $KT_CYCLES cycles in $((t1 - t0)) s, $writes sysctl writes ($write_fails failed), $cpu_cycles CPU offline/online cycles ($cpu_fails failed), $onlined memory blocks onlined ($online_fails failed), $offlined offlined again, $zone_cycles times all of them (Movable zones emptied and set up again)"
+ktg_section zoneinfo-end cat /proc/zoneinfo
