@@ -24,13 +24,13 @@
 
 /* A table in the style of show's, with names that prefix one another. */
 static const struct coldesc columns[] = {
-	{ "NODE", 0, 0, 0, "node" },
-	{ "ZONE", 0, 0, 0, "zone" },
-	{ "CPU", 0, 0, 0, "cpu" },
-	{ "CPUS", 0, 0, 0, "cpus" },
-	{ "HIGH", 0, 0, 0, "high" },
-	{ "HIGH_MIN", 0, 0, 0, "high_min" },
-	{ "BATCH", 0, 0, 0, "batch" },
+	{ "NODE", 0, 0, 0, "node", 0 },
+	{ "ZONE", 0, 0, 0, "zone", 0 },
+	{ "CPU", 0, 0, 0, "cpu", 0 },
+	{ "CPUS", 0, 0, 0, "cpus", 0 },
+	{ "HIGH", 0, 0, 0, "high", 0 },
+	{ "HIGH_MIN", 0, 0, 0, "high_min", 0 },
+	{ "BATCH", 0, 0, 0, "batch", 0 },
 };
 
 /* Bounds for parse_long, chosen by the selector byte. */
