@@ -41,18 +41,6 @@ wr() { # FILE VALUE
 	fi
 }
 
-# the largest value the batch sysctl accepts (bisection; 0 again afterwards)
-accepted_max() {
-	_lo=0
-	_hi=65536
-	while [ $((_hi - _lo)) -gt 1 ]; do
-		_mid=$(((_lo + _hi) / 2))
-		if (echo "$_mid" >"$BATCH") 2>/dev/null; then _lo=$_mid; else _hi=$_mid; fi
-	done
-	echo 0 >"$BATCH"
-	echo "$_lo"
-}
-
 cpu_cycle() { # CPU : offline (drains its lists) and online again
 	if echo 0 >"/sys/devices/system/cpu/cpu$1/online" && echo 1 >"/sys/devices/system/cpu/cpu$1/online"; then
 		cpu_cycles=$((cpu_cycles + 1))
@@ -126,7 +114,7 @@ if [ "$blocks_off" -gt 0 ]; then
 else
 	echo "FAIL boot-blocks-offline: no offline memory block (pc-dimm, memhp_default_state=offline)"
 fi
-MAX=$(accepted_max)
+MAX=$(accepted_max) # guest-lib.sh (/kt/lib.sh)
 MID=$((MAX / 2))
 echo "# largest accepted batch $MAX, middle $MID"
 # a writer that keeps changing the batch while a CPU goes offline and

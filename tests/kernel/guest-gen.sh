@@ -57,8 +57,9 @@ step() {
 	ktg_section "$_nn-$_name.step" cat /tmp/step
 }
 
-# run NAME COMMAND : a pcpctl command without capture, pinned to CPU 0
-run() {
+# run_cpu0 NAME COMMAND : a pcpctl command without capture, pinned to CPU 0
+# (not guest-lib.sh's run CMD...)
+run_cpu0() {
 	echo "# \$ $2"
 	taskset -c 0 sh -c "$2" >/tmp/out 2>&1
 	RC=$?
@@ -110,9 +111,9 @@ step 03 echo-100 echo "echo 100 >$FRAC"
 step 04 echo-0 echo "echo 0 >$FRAC"
 
 if [ -x /usr/bin/pcpctl ]; then
-	run show "pcpctl show"
+	run_cpu0 show "pcpctl show"
 	expect show 0
-	run status "pcpctl status"
+	run_cpu0 status "pcpctl status"
 	expect status 0
 	step 05 pcpctl-fraction-8 pcpctl "pcpctl set --fraction 8"
 	expect set-fraction-8 0
@@ -124,7 +125,7 @@ if [ -x /usr/bin/pcpctl ]; then
 	expect reset 0
 	frac_is reset-sysctl 0
 	settle 0
-	run dry-run "pcpctl set --fraction 8 --dry-run"
+	run_cpu0 dry-run "pcpctl set --fraction 8 --dry-run"
 	expect dry-run 0
 	frac_is dry-run-unchanged 0
 	# A write that fails: vm.overcommit_memory reads 0 like the real file
@@ -132,7 +133,7 @@ if [ -x /usr/bin/pcpctl ]; then
 	# the kernel says no.  pcpctl must restore and exit 1.
 	settle 0
 	if mount --bind "$SYS/overcommit_memory" "$FRAC"; then
-		run forced-failure "pcpctl set --fraction 8"
+		run_cpu0 forced-failure "pcpctl set --fraction 8"
 		expect forced-failure 1
 		umount "$FRAC"
 	else
@@ -140,10 +141,10 @@ if [ -x /usr/bin/pcpctl ]; then
 		expect forced-failure 1
 	fi
 	frac_is forced-failure-unchanged 0
-	run rollback "pcpctl rollback"
+	run_cpu0 rollback "pcpctl rollback"
 	expect rollback 0
 	frac_is rollback-sysctl 0
-	run status-after "pcpctl status"
+	run_cpu0 status-after "pcpctl status"
 	expect status-after 0
 else
 	echo "SKIP pcpctl: no pcpctl binary for $KT_ARCH"

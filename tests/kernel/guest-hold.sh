@@ -23,63 +23,8 @@ FRAC=$SYS/percpu_pagelist_high_fraction
 TRACE=/sys/kernel/tracing
 WHY=
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-check() { # NAME CMD... : PASS when CMD succeeds, else FAIL with $WHY
-	_name=$1
-	shift
-	WHY=
-	if "$@"; then pass "$_name"; else fail "$_name" "${WHY:-failed}"; fi
-}
-run() { # CMD... : output in the transcript and /tmp/out, exit code in $RC
-	echo "# \$ $*"
-	"$@" >/tmp/out 2>&1
-	RC=$?
-	sed 's/^/# /' /tmp/out
-	echo "# [exit $RC]"
-}
-rc_is() {
-	[ "$RC" = "$1" ] && return 0
-	WHY="exit $RC, expected $1: $(head -c 200 /tmp/out | tr '\n' ' ')"
-	return 1
-}
-sysctl_is() {
-	_v=$(cat "$1")
-	[ "$_v" = "$2" ] && return 0
-	WHY="${1##*/} is $_v, expected $2"
-	return 1
-}
-
-# Pagesets of /proc/zoneinfo: "node zone cpu count high batch high_min high_max"
-zi_table() {
-	awk '
-	function out() { if (cpu != "") print node, zone, cpu, count, high, batch, hmin, hmax; cpu = "" }
-	/^Node / { out(); node = $2; sub(",", "", node); zone = $4; next }
-	/^ +cpu: / { out(); cpu = $2; hmin = hmax = "-"; next }
-	/^ +count: / { count = $2; next }
-	/^ +high: / { high = $2; next }
-	/^ +batch: / { batch = $2; next }
-	/^ +high_min: / { hmin = $2; next }
-	/^ +high_max: / { hmax = $2; next }
-	/^ +vm stats threshold:/ || /^  pagesets/ || /^ +node_unreclaimable:/ { out() }
-	END { out() }' /proc/zoneinfo
-}
-
-# cols_as TABLE COLS WHAT : the columns COLS (awk fields after node, zone,
-# cpu) of every pageset as in TABLE
-cols_as() {
-	zi_table | awk "{ print \$1, \$2, \$3, $2 }" >/tmp/ca.now
-	awk "{ print \$1, \$2, \$3, $2 }" "$1" >/tmp/ca.ref
-	awk 'FILENAME == ARGV[1] { k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; ref[k] = $0; next }
-		{ k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; seen[k] = 1
-		  if (!(k in ref)) { printf "%s: extra; ", k; bad++ }
-		  else if ($0 != ref[k]) { if (bad < 4) printf "node %s:%s (was%s); ", k, $0, ref[k]; bad++ } }
-		END { for (k in ref) if (!(k in seen)) { printf "%s: missing; ", k; bad++ }
-		      if (bad) printf "%d pagesets", bad; exit bad > 0 }' /tmp/ca.ref /tmp/ca.now >/tmp/why && return 0
-	WHY="$3 differ from ${1##*/}: $(cat /tmp/why)"
-	return 1
-}
+# pass, fail, skip, check, run, rc_is, sysctl_is, zi_table, cols_as,
+# json_table, json_val and accepted_max: guest-lib.sh (/kt/lib.sh)
 
 # small_zones_keep : pagesets whose boot batch is below the largest keep it
 small_zones_keep() {
@@ -89,18 +34,6 @@ small_zones_keep() {
 		END { exit bad > 0 }' /tmp/boot.tbl /tmp/zi >/tmp/why && return 0
 	WHY=$(cat /tmp/why)
 	return 1
-}
-
-# json_table : pagesets of `pcpctl show --json` (stdin), columns of zi_table
-json_table() {
-	tr -d ' \t\n' | sed 's/},{/}\n{/g' | awk '
-	function v(k,   s) {
-		if (!match($0, "\"" k "\":[^,}]*")) return "missing"
-		s = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		gsub("\"", "", s)
-		return s
-	}
-	/"cpu":/ { print v("node"), v("zone"), v("cpu"), v("count"), v("high"), v("batch"), v("high_min"), v("high_max") }'
 }
 
 # show_agrees : pcpctl show --json gives every pageset's batch, high_min and
@@ -135,7 +68,6 @@ show_agrees() {
 }
 
 # status_agrees : pcpctl status --json names this kernel and the sysctl values
-json_val() { tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'; }
 status_agrees() {
 	pcpctl status --json >/tmp/status.json 2>/tmp/status.err || {
 		WHY="pcpctl status --json failed: $(head -c 200 /tmp/status.err)"
@@ -149,19 +81,6 @@ status_agrees() {
 		[ "$_j" = "$(cat "$SYS/$_s")" ] || WHY="$WHY $_s json '$_j' file '$(cat "$SYS/$_s")';"
 	done
 	[ -z "$WHY" ]
-}
-
-# accepted_max : the largest value the batch sysctl accepts (a bisection of
-# writes; the value is 0 again afterwards)
-accepted_max() {
-	_lo=0
-	_hi=65536
-	while [ $((_hi - _lo)) -gt 1 ]; do
-		_mid=$(((_lo + _hi) / 2))
-		if (echo "$_mid" >"$BATCH") 2>/dev/null; then _lo=$_mid; else _hi=$_mid; fi
-	done
-	echo 0 >"$BATCH"
-	echo "$_lo"
 }
 
 # --- pages per zone->lock hold ----------------------------------------------

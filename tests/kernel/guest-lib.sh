@@ -1,7 +1,10 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Guest side of tests/kernel/lib.sh (busybox sh).  Installed as /kt/lib.sh in
-# the initramfs; everything the guest prints goes to ttyS1 on the host.
+# the initramfs of every guest (kt_mk_initramfs) and sourced by its init before
+# the guest script; everything the guest prints goes to ttyS1 on the host.
+# Below the capture helpers: the checks, zoneinfo tables and sysctl probes
+# the guest scripts share (guest-test.sh, guest-hold.sh, guest-debug.sh).
 
 # ktg_section NAME CMD [ARG]... : run CMD, framing its stdout+stderr as a block
 # the host can extract with kt_section.
@@ -31,4 +34,108 @@ ktg_topology() {
 		echo "${_d##*/}_cpus=$(cat "$_d/cpulist")"
 		echo "${_d##*/}_memtotal_kb=$(awk '/MemTotal/ { print $4 }' "$_d/meminfo")"
 	done
+}
+
+# --- checks -----------------------------------------------------------------
+# One "PASS name", "FAIL name: why" or "SKIP name: why" line per check; a
+# helper that fails leaves its reason in $WHY.
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# check NAME CMD... : PASS when CMD succeeds, else FAIL with $WHY
+check() {
+	_name=$1
+	shift
+	WHY=
+	if "$@"; then pass "$_name"; else fail "$_name" "${WHY:-failed}"; fi
+}
+
+# run CMD... : run with output in the transcript, exit code in $RC, output in /tmp/out
+run() {
+	echo "# \$ $*"
+	"$@" >/tmp/out 2>&1
+	RC=$?
+	sed 's/^/# /' /tmp/out
+	echo "# [exit $RC]"
+	return 0
+}
+
+# rc_is N : the last run's exit code was N
+rc_is() {
+	[ "$RC" = "$1" ] && return 0
+	WHY="exit $RC, expected $1: $(head -c 200 /tmp/out | tr '\n' ' ')"
+	return 1
+}
+
+# sysctl_is FILE VALUE : FILE reads VALUE
+sysctl_is() {
+	_v=$(cat "$1")
+	[ "$_v" = "$2" ] && return 0
+	WHY="${1##*/} is $_v, expected $2"
+	return 1
+}
+
+# --- pagesets ---------------------------------------------------------------
+# Pagesets of /proc/zoneinfo: "node zone cpu count high batch high_min
+# high_max" per line ("-" for the last two before 6.13).
+zi_table() {
+	awk '
+	function out() { if (cpu != "") print node, zone, cpu, count, high, batch, hmin, hmax; cpu = "" }
+	/^Node / { out(); node = $2; sub(",", "", node); zone = $4; next }
+	/^ +cpu: / { out(); cpu = $2; hmin = hmax = "-"; next }
+	/^ +count: / { count = $2; next }
+	/^ +high: / { high = $2; next }
+	/^ +batch: / { batch = $2; next }
+	/^ +high_min: / { hmin = $2; next }
+	/^ +high_max: / { hmax = $2; next }
+	/^ +vm stats threshold:/ || /^  pagesets/ || /^ +node_unreclaimable:/ { out() }
+	END { out() }' /proc/zoneinfo
+}
+
+# cols_as TABLE COLS WHAT : the columns COLS (awk fields after node, zone,
+# cpu) of every pageset as in TABLE (a zi_table); WHAT names them in $WHY
+cols_as() {
+	zi_table | awk "{ print \$1, \$2, \$3, $2 }" >/tmp/ca.now
+	awk "{ print \$1, \$2, \$3, $2 }" "$1" >/tmp/ca.ref
+	awk 'FILENAME == ARGV[1] { k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; ref[k] = $0; next }
+		{ k = $1 " " $2 " " $3; $1 = $2 = $3 = ""; seen[k] = 1
+		  if (!(k in ref)) { printf "%s: extra; ", k; bad++ }
+		  else if ($0 != ref[k]) { if (bad < 4) printf "node %s:%s (was%s); ", k, $0, ref[k]; bad++ } }
+		END { for (k in ref) if (!(k in seen)) { printf "%s: missing; ", k; bad++ }
+		      if (bad) printf "%d pagesets", bad; exit bad > 0 }' /tmp/ca.ref /tmp/ca.now >/tmp/why && return 0
+	WHY="$3 differ from ${1##*/}: $(cat /tmp/why)"
+	return 1
+}
+
+# json_table : pagesets of `pcpctl show --json` (stdin), the columns of zi_table
+json_table() {
+	tr -d ' \t\n' | sed 's/},{/}\n{/g' | awk '
+	function v(k,   s) {
+		if (!match($0, "\"" k "\":[^,}]*")) return "missing"
+		s = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub("\"", "", s)
+		return s
+	}
+	/"cpu":/ { print v("node"), v("zone"), v("cpu"), v("count"), v("high"), v("batch"), v("high_min"), v("high_max") }'
+}
+
+# json_val KEY < json : the raw value of "KEY": (quotes dropped)
+json_val() {
+	tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
+}
+
+# --- the batch sysctl -------------------------------------------------------
+# accepted_max : the largest value $BATCH (the guest's path of
+# vm.percpu_pagelist_batch) accepts, by a bisection of writes; it is 0 again
+# afterwards
+accepted_max() {
+	_lo=0
+	_hi=65536
+	while [ $((_hi - _lo)) -gt 1 ]; do
+		_mid=$(((_lo + _hi) / 2))
+		if (echo "$_mid" >"$BATCH") 2>/dev/null; then _lo=$_mid; else _hi=$_mid; fi
+	done
+	echo 0 >"$BATCH"
+	echo "$_lo"
 }

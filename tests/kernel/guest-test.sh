@@ -22,17 +22,8 @@ BOUND=$((CAP << SCALE))
 TRACE=/sys/kernel/tracing
 WHY=
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-
-# check NAME CMD... : PASS when CMD succeeds, else FAIL with $WHY
-check() {
-	_name=$1
-	shift
-	WHY=
-	if "$@"; then pass "$_name"; else fail "$_name" "${WHY:-failed}"; fi
-}
+# pass, fail, skip, check, run, rc_is, sysctl_is, zi_table, json_table and
+# json_val: guest-lib.sh (/kt/lib.sh)
 
 # run_json CMD... : as run, but stdout in /tmp/sweep.json and stderr in /tmp/out
 run_json() {
@@ -44,48 +35,10 @@ run_json() {
 	return 0
 }
 
-# run CMD... : run with output in the transcript, exit code in $RC, output in /tmp/out
-run() {
-	echo "# \$ $*"
-	"$@" >/tmp/out 2>&1
-	RC=$?
-	sed 's/^/# /' /tmp/out
-	echo "# [exit $RC]"
-	return 0
-}
-
-# Pagesets of /proc/zoneinfo: "node zone cpu count high batch high_min
-# high_max" per line ("-" for the last two before 6.13).
-zi_table() {
-	awk '
-	function out() { if (cpu != "") print node, zone, cpu, count, high, batch, hmin, hmax; cpu = "" }
-	/^Node / { out(); node = $2; sub(",", "", node); zone = $4; next }
-	/^ +cpu: / { out(); cpu = $2; hmin = hmax = "-"; next }
-	/^ +count: / { count = $2; next }
-	/^ +high: / { high = $2; next }
-	/^ +batch: / { batch = $2; next }
-	/^ +high_min: / { hmin = $2; next }
-	/^ +high_max: / { hmax = $2; next }
-	/^ +vm stats threshold:/ || /^  pagesets/ || /^ +node_unreclaimable:/ { out() }
-	END { out() }' /proc/zoneinfo
-}
-
 # "node zone managed" of every zone
 zi_managed() {
 	awk '/^Node / { node = $2; sub(",", "", node); zone = $4 }
 		/^ +managed / { print node, zone, $2 }' /proc/zoneinfo
-}
-
-# Pagesets of `pcpctl show --json` (from stdin), same columns plus high_min high_max.
-json_table() {
-	tr -d ' \t\n' | sed 's/},{/}\n{/g' | awk '
-	function v(k,   s) {
-		if (!match($0, "\"" k "\":[^,}]*")) return "missing"
-		s = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		gsub("\"", "", s)
-		return s
-	}
-	/"cpu":/ { print v("node"), v("zone"), v("cpu"), v("count"), v("high"), v("batch"), v("high_min"), v("high_max") }'
 }
 
 # cpus_of_node N : how many CPUs zone_highsize() splits node N's zones over
@@ -330,25 +283,12 @@ in_list() {
 		END { exit !f }'
 }
 
-sysctl_is() {
-	_v=$(cat "$1")
-	[ "$_v" = "$2" ] && return 0
-	WHY="${1##*/} is $_v, expected $2"
-	return 1
-}
-
 write_fails() { # FILE VALUE : the write must fail
 	if (echo "$2" >"$1") 2>/dev/null; then
 		WHY="writing '$2' to ${1##*/} succeeded"
 		return 1
 	fi
 	return 0
-}
-
-rc_is() {
-	[ "$RC" = "$1" ] && return 0
-	WHY="exit $RC, expected $1: $(head -c 200 /tmp/out | tr '\n' ' ')"
-	return 1
 }
 
 # hotplug_keeps_rule N : cpu3 offline and online again, the per-zone rule of
@@ -427,9 +367,6 @@ show_agrees() {
 }
 
 # status_agrees : pcpctl status --json matches uname and the sysctl files.
-json_val() { # KEY < json : the raw value of "KEY":
-	tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
-}
 settings_of() { # < status json : the members of its "settings" object (not "boot"'s)
 	tr -d ' \t\n' | sed -n 's/.*"settings":{\([^}]*\)}.*/\1/p'
 }
