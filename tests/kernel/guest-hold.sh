@@ -24,7 +24,8 @@ TRACE=/sys/kernel/tracing
 WHY=
 
 # pass, fail, skip, check, run, rc_is, sysctl_is, zi_table, cols_as,
-# json_table, json_val and accepted_max: guest-lib.sh (/kt/lib.sh)
+# json_table, json_val, settings_of, show_read, show_agrees, status_read and
+# accepted_max: guest-lib.sh (/kt/lib.sh)
 
 # small_zones_keep : pagesets whose boot batch is below the largest keep it
 small_zones_keep() {
@@ -36,17 +37,12 @@ small_zones_keep() {
 	return 1
 }
 
-# show_agrees : pcpctl show --json gives every pageset's batch, high_min and
-# high_max as zoneinfo read around it (high moves on its own: either read;
-# pcpctl runs on CPU 0, and an attempt where high moved twice is retried)
+# show_agrees_once : pcpctl show --json gives every pageset's batch, high_min
+# and high_max as zoneinfo read around it (high moves on its own: either read;
+# pcpctl runs on CPU 0, and show_agrees retries an attempt where high moved
+# twice)
 show_agrees_once() {
-	zi_table >/tmp/zi.before
-	taskset -c 0 pcpctl show --json >/tmp/show.json 2>/tmp/show.err || {
-		WHY="pcpctl show --json failed: $(head -c 200 /tmp/show.err)"
-		return 1
-	}
-	zi_table >/tmp/zi.after
-	json_table </tmp/show.json >/tmp/show.tbl
+	show_read || return 1
 	awk 'FILENAME == ARGV[1] { k = $1 " " $2 " " $3; r[k] = $6 " " $7 " " $8; h1[k] = $5; keys[k] = 1; next }
 		FILENAME == ARGV[2] { h2[$1 " " $2 " " $3] = $5; next }
 		{
@@ -62,22 +58,12 @@ show_agrees_once() {
 	WHY="$(head -n 4 /tmp/show.diff | tr '\n' ';')"
 	return 1
 }
-show_agrees() {
-	for _try in 1 2 3 4 5 6 7 8 9 10; do show_agrees_once && return 0; done
-	return 1
-}
 
 # status_agrees : pcpctl status --json names this kernel and the sysctl values
 status_agrees() {
-	pcpctl status --json >/tmp/status.json 2>/tmp/status.err || {
-		WHY="pcpctl status --json failed: $(head -c 200 /tmp/status.err)"
-		return 1
-	}
-	WHY=
-	_k=$(json_val kernel </tmp/status.json)
-	[ "$_k" = "$(uname -r)" ] || WHY="kernel '$_k' != '$(uname -r)';"
+	status_read || return 1
 	for _s in percpu_pagelist_batch percpu_pagelist_high_fraction; do
-		_j=$(tr -d ' \t\n' </tmp/status.json | sed -n 's/.*"settings":{\([^}]*\)}.*/\1/p' | json_val "$_s")
+		_j=$(settings_of </tmp/status.json | json_val "$_s")
 		[ "$_j" = "$(cat "$SYS/$_s")" ] || WHY="$WHY $_s json '$_j' file '$(cat "$SYS/$_s")';"
 	done
 	[ -z "$WHY" ]

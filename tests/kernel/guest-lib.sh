@@ -125,6 +125,50 @@ json_val() {
 	tr -d ' \t\n' | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"'
 }
 
+# settings_of < status json : the members of its "settings" object (not "boot"'s)
+settings_of() {
+	tr -d ' \t\n' | sed -n 's/.*"settings":{\([^}]*\)}.*/\1/p'
+}
+
+# --- pcpctl against the kernel ----------------------------------------------
+# show_read : /proc/zoneinfo's pagesets (zi_table) in /tmp/zi.before and
+# /tmp/zi.after, read around `pcpctl show --json` on CPU 0, whose pagesets are
+# in /tmp/show.tbl (json_table)
+show_read() {
+	zi_table >/tmp/zi.before
+	taskset -c 0 pcpctl show --json >/tmp/show.json 2>/tmp/show.err || {
+		WHY="pcpctl show --json failed: $(head -c 200 /tmp/show.err)"
+		return 1
+	}
+	zi_table >/tmp/zi.after
+	json_table </tmp/show.json >/tmp/show.tbl
+	return 0
+}
+
+# show_agrees : the guest's show_agrees_once (show_read and its comparison)
+# passes within ten attempts: high moves on its own from 6.7 (and can move
+# and come back between the two reads around pcpctl); an attempt where
+# pcpctl agrees with either read passes.
+show_agrees() {
+	for _try in 1 2 3 4 5 6 7 8 9 10; do
+		show_agrees_once && return 0
+	done
+	return 1
+}
+
+# status_read : `pcpctl status --json` in /tmp/status.json; $WHY empty, or
+# naming the kernel it gives when that is not this one
+status_read() {
+	pcpctl status --json >/tmp/status.json 2>/tmp/status.err || {
+		WHY="pcpctl status --json failed: $(head -c 200 /tmp/status.err)"
+		return 1
+	}
+	WHY=
+	_k=$(json_val kernel </tmp/status.json)
+	[ "$_k" = "$(uname -r)" ] || WHY="kernel '$_k' != '$(uname -r)';"
+	return 0
+}
+
 # --- the batch sysctl -------------------------------------------------------
 # accepted_max : the largest value $BATCH (the guest's path of
 # vm.percpu_pagelist_batch) accepts, by a bisection of writes; it is 0 again

@@ -22,8 +22,9 @@ BOUND=$((CAP << SCALE))
 TRACE=/sys/kernel/tracing
 WHY=
 
-# pass, fail, skip, check, run, rc_is, sysctl_is, zi_table, json_table and
-# json_val: guest-lib.sh (/kt/lib.sh)
+# pass, fail, skip, check, run, rc_is, sysctl_is, zi_table, json_table,
+# json_val, settings_of, show_read, show_agrees and status_read: guest-lib.sh
+# (/kt/lib.sh)
 
 # run_json CMD... : as run, but stdout in /tmp/sweep.json and stderr in /tmp/out
 run_json() {
@@ -106,6 +107,18 @@ dma_line() {
 	zi_table | awk '$2 == "DMA" { printf "# DMA node%s cpu%s: batch %s high %s high_min %s high_max %s\n", $1, $3, $6, $5, $7, $8 }'
 }
 
+# same_cols TABLE COLS [ZONE] : the pagesets now (zi_table) print the same
+# COLS (an awk print list) as TABLE, line for line; only ZONE's when given.
+# The two lists are in /tmp/cols.now and /tmp/cols.ref, and where they
+# differ $COLS_DIFF has up to four of the lines that do.
+same_cols() {
+	zi_table | awk -v z="${3:-}" "z == \"\" || \$2 == z { print $2 }" >/tmp/cols.now
+	awk -v z="${3:-}" "z == \"\" || \$2 == z { print $2 }" "$1" >/tmp/cols.ref
+	cmp -s /tmp/cols.now /tmp/cols.ref && return 0
+	COLS_DIFF=$(diff /tmp/cols.ref /tmp/cols.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')
+	return 1
+}
+
 # highs_as_stock : the high values the kernel sets eagerly (high on 6.1,
 # high_min/high_max on 7.3) are the unpatched kernel's, as in /tmp/stock.tbl
 # taken at batch 0 with the same fraction: the batch never lifts them (v2
@@ -118,10 +131,8 @@ highs_as_stock() {
 	6.12) return 0 ;;
 	*) _cols='$1, $2, $3, $7, $8' ;;
 	esac
-	zi_table | awk "{ print $_cols }" >/tmp/hs.now
-	awk "{ print $_cols }" /tmp/stock.tbl >/tmp/hs.ref
-	cmp -s /tmp/hs.now /tmp/hs.ref && return 0
-	WHY="high values differ from the unpatched kernel's: $(diff /tmp/hs.ref /tmp/hs.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	same_cols /tmp/stock.tbl "$_cols" && return 0
+	WHY="high values differ from the unpatched kernel's: $COLS_DIFF"
 	return 1
 }
 
@@ -144,14 +155,14 @@ hmin_as_rule() {
 values_as() {
 	_cols='$1, $2, $3, $6, $7, $8'
 	[ "$KT_SERIES" = 6.1 ] && _cols='$1, $2, $3, $5, $6'
-	zi_table | awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" >/tmp/va.now
-	awk -v z="${2:-}" "z == \"\" || \$2 == z { print $_cols }" "$1" >/tmp/va.ref
-	[ -s /tmp/va.ref ] || {
+	same_cols "$1" "$_cols" "${2:-}"
+	_same=$?
+	[ -s /tmp/cols.ref ] || {
 		WHY="no ${2:-} pagesets in ${1##*/}"
 		return 1
 	}
-	cmp -s /tmp/va.now /tmp/va.ref && return 0
-	WHY="differs from ${1##*/}: $(diff /tmp/va.ref /tmp/va.now | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	[ "$_same" = 0 ] && return 0
+	WHY="differs from ${1##*/}: $COLS_DIFF"
 	return 1
 }
 
@@ -221,11 +232,10 @@ drain_within() {
 }
 
 # batches_as_boot : every pageset shows the batch it had at boot
+# shellcheck disable=SC2016 # the columns are awk's fields
 batches_as_boot() {
-	zi_table | awk '{ print $1, $2, $3, $6 }' >/tmp/now.b
-	awk '{ print $1, $2, $3, $6 }' /tmp/boot.tbl >/tmp/boot.b
-	cmp -s /tmp/now.b /tmp/boot.b && return 0
-	WHY="batches differ from boot: $(diff /tmp/boot.b /tmp/now.b | grep '^[-+][0-9]' | head -n 4 | tr '\n' ' ')"
+	same_cols /tmp/boot.tbl '$1, $2, $3, $6' && return 0
+	WHY="batches differ from boot: $COLS_DIFF"
 	return 1
 }
 
@@ -328,13 +338,7 @@ cpus_online() {
 
 # show_agrees_once : pcpctl show --json matches /proc/zoneinfo read around it.
 show_agrees_once() {
-	zi_table >/tmp/zi.before
-	taskset -c 0 pcpctl show --json >/tmp/show.json 2>/tmp/show.err || {
-		WHY="pcpctl show --json failed: $(head -c 200 /tmp/show.err)"
-		return 1
-	}
-	zi_table >/tmp/zi.after
-	json_table </tmp/show.json >/tmp/show.tbl
+	show_read || return 1
 	_hm=null
 	grep -q 'high_min:' /proc/zoneinfo && _hm=number
 	awk -v hm="$_hm" '
@@ -357,30 +361,12 @@ show_agrees_once() {
 	return 1
 }
 
-# high moves on its own from 6.7 (and can move and come back between the two
-# reads around pcpctl): an attempt where pcpctl agrees with either read passes.
-show_agrees() {
-	for _try in 1 2 3 4 5 6 7 8 9 10; do
-		show_agrees_once && return 0
-	done
-	return 1
-}
-
 # status_agrees : pcpctl status --json matches uname and the sysctl files.
-settings_of() { # < status json : the members of its "settings" object (not "boot"'s)
-	tr -d ' \t\n' | sed -n 's/.*"settings":{\([^}]*\)}.*/\1/p'
-}
 sysctl_json() { # FILE : value, or null when missing
 	if [ -e "$1" ]; then cat "$1"; else echo null; fi
 }
 status_agrees() {
-	pcpctl status --json >/tmp/status.json 2>/tmp/status.err || {
-		WHY="pcpctl status --json failed: $(head -c 200 /tmp/status.err)"
-		return 1
-	}
-	WHY=
-	_k=$(json_val kernel </tmp/status.json)
-	[ "$_k" = "$(uname -r)" ] || WHY="kernel '$_k' != '$(uname -r)';"
+	status_read || return 1
 	for _s in percpu_pagelist_batch percpu_pagelist_high_fraction percpu_pagelist_fraction; do
 		_j=$(settings_of </tmp/status.json | json_val "$_s")
 		_f=$(sysctl_json "$SYS/$_s")
@@ -392,9 +378,8 @@ status_agrees() {
 
 unchanged() { # OLD_SYSCTL_VALUE : batch sysctl and pagesets as in /tmp/ref.tbl
 	sysctl_is "$BATCH" "$1" || return 1
-	zi_table | awk '{ print $1, $2, $3, $6 }' >/tmp/now.b
-	awk '{ print $1, $2, $3, $6 }' /tmp/ref.tbl >/tmp/ref.b
-	cmp -s /tmp/now.b /tmp/ref.b && return 0
+	# shellcheck disable=SC2016 # the columns are awk's fields
+	same_cols /tmp/ref.tbl '$1, $2, $3, $6' && return 0
 	WHY="pagesets changed"
 	return 1
 }
