@@ -3,8 +3,9 @@
 # Guest side of tests/kernel/lib.sh (busybox sh).  Installed as /kt/lib.sh in
 # the initramfs of every guest (kt_mk_initramfs) and sourced by its init before
 # the guest script; everything the guest prints goes to ttyS1 on the host.
-# Below the capture helpers: the checks, zoneinfo tables and sysctl probes
-# the guest scripts share (guest-test.sh, guest-hold.sh, guest-debug.sh).
+# Below the capture helpers: what the guest scripts share (guest-test.sh,
+# guest-hold.sh, guest-debug.sh): the checks, the zoneinfo and pcpctl JSON
+# readers and the probe of the batch sysctl's largest value.
 
 # ktg_section NAME CMD [ARG]... : run CMD, framing its stdout+stderr as a block
 # the host can extract with kt_section.
