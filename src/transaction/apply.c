@@ -68,27 +68,21 @@ const char *verify_check_name(int bit)
 }
 
 /*
- * The listener of the call in progress.  A public entry sets it and puts the
- * one before back (apply_session_end calls apply_change), so the steps below
- * need not hand it on.
+ * A call's kernel and the listener that hears what it tells: a public entry
+ * makes it, and every step that tells is handed it.
  */
-static const struct apply_listener *listener;
+struct apply_ctx {
+	struct kernel *k;
+	const struct apply_listener *l;
+};
 
-static const struct apply_listener *listen_to(const struct apply_listener *l)
+static void tell(const struct apply_ctx *c, const struct apply_event *ev)
 {
-	const struct apply_listener *was = listener;
-
-	listener = l;
-	return was;
+	if (c->l && c->l->heard)
+		c->l->heard(ev, c->l->ctx);
 }
 
-static void tell(const struct apply_event *ev)
-{
-	if (listener && listener->heard)
-		listener->heard(ev, listener->ctx);
-}
-
-#define TELL(...) tell(&(struct apply_event){ __VA_ARGS__ })
+#define TELL(c, ...) tell((c), &(struct apply_event){ __VA_ARGS__ })
 
 static void checkpoint(struct kernel *k, const char *step)
 {
@@ -468,8 +462,9 @@ static void clamped_add(struct clamped *c, const struct zi_zone *z, long value, 
  * the kernel clamps.  With fill, zi's batch and the high values this kernel
  * sets eagerly become what the change would give them.
  */
-static int predict(const struct kernel *k, const struct kernel_rules *r, const struct expectation *ex,
-		   struct change_result *res, struct zoneinfo *zi, bool fill)
+static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
+		   const struct expectation *ex, struct change_result *res, struct zoneinfo *zi,
+		   bool fill)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	size_t room = zi->nzones ? zi->nzones : 1;
@@ -482,7 +477,7 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 	zeroed.zones = calloc(room, sizeof(*zeroed.zones));
 	if (!floored.zones || !capped.zones || !zeroed.zones ||
 	    !(res->expected = calloc(room, sizeof(*res->expected)))) {
-		TELL(.kind = APPLY_NO_MEMORY);
+		TELL(c, .kind = APPLY_NO_MEMORY);
 		rc = -ENOMEM;
 	}
 	for (size_t i = 0; !rc && i < zi->nzones; i++) {
@@ -494,9 +489,9 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 
 		if (!z->npagesets)
 			continue;
-		rc = zone_input(k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, &why);
+		rc = zone_input(c->k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, &why);
 		if (rc) {
-			TELL(.kind = APPLY_ZONE_UNKNOWN, .why = &why);
+			TELL(c, .kind = APPLY_ZONE_UNKNOWN, .why = &why);
 			break;
 		}
 		e->node = z->node;
@@ -531,13 +526,13 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
 	if (!rc && floored.n)
-		TELL(.kind = APPLY_HIGH_FLOORED, .sysctl = fs, .value = ex->value[fs],
+		TELL(c, .kind = APPLY_HIGH_FLOORED, .sysctl = fs, .value = ex->value[fs],
 		     .zones = floored.zones, .nzones = floored.n);
 	if (!rc && zeroed.n)
-		TELL(.kind = APPLY_HIGH_ZEROED, .sysctl = fs, .value = ex->value[fs],
+		TELL(c, .kind = APPLY_HIGH_ZEROED, .sysctl = fs, .value = ex->value[fs],
 		     .zones = zeroed.zones, .nzones = zeroed.n);
 	if (!rc && capped.n)
-		TELL(.kind = APPLY_BATCH_CAPPED, .sysctl = SYSCTL_BATCH,
+		TELL(c, .kind = APPLY_BATCH_CAPPED, .sysctl = SYSCTL_BATCH,
 		     .value = ex->value[SYSCTL_BATCH], .zones = capped.zones, .nzones = capped.n);
 	free(floored.zones);
 	free(capped.zones);
@@ -545,9 +540,9 @@ static int predict(const struct kernel *k, const struct kernel_rules *r, const s
 	return rc;
 }
 
-static void write_failed(enum pcp_sysctl s, long value, int rc)
+static void write_failed(const struct apply_ctx *c, enum pcp_sysctl s, long value, int rc)
 {
-	TELL(.kind = APPLY_WRITE_FAILED, .sysctl = s, .value = value, .err = -rc);
+	TELL(c, .kind = APPLY_WRITE_FAILED, .sysctl = s, .value = value, .err = -rc);
 }
 
 /*
@@ -556,8 +551,10 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
  * left as it is, and named.  Returns whether the setting is to be restored;
  * w's "to" (what pcpctl wrote) becomes the value it has now.
  */
-static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct change_result *res)
+static bool ours_to_restore(const struct apply_ctx *c, struct planned_write *w,
+			    struct change_result *res)
 {
+	struct kernel *k = c->k;
 	long now, wrote = w->to;
 
 	if (k->ops->read_sysctl(k, w->sysctl, &now))
@@ -565,7 +562,7 @@ static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct ch
 	w->to = now;
 	if (now == wrote || now == w->from)
 		return true;
-	TELL(.kind = APPLY_FOREIGN_VALUE, .sysctl = w->sysctl, .value = now, .other = wrote);
+	TELL(c, .kind = APPLY_FOREIGN_VALUE, .sysctl = w->sysctl, .value = now, .other = wrote);
 	res->foreign[w->sysctl] = true;
 	res->after[w->sysctl] = now;
 	return false;
@@ -579,10 +576,11 @@ static bool ours_to_restore(struct kernel *k, struct planned_write *w, struct ch
  * CHANGE_FOREIGN when all but another writer's values are (journal removed
  * when own is given), or CHANGE_ROLLBACK_FAILED when it is not (journal kept).
  */
-static enum change_status roll_back(struct kernel *k, struct change_result *res, size_t n,
+static enum change_status roll_back(const struct apply_ctx *c, struct change_result *res, size_t n,
 				    const struct expectation *old, const struct journal *observed,
 				    const struct persisted *file, const struct journal_files *own)
 {
+	struct kernel *k = c->k;
 	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
 	struct zoneinfo zi;
@@ -591,14 +589,14 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 	memset(ex.targeted, 0, sizeof(ex.targeted));
 	for (size_t i = n; i-- > 0;) {
 		checkpoint_sysctl(k, "rollback", w[i].sysctl);
-		if (!ours_to_restore(k, &w[i], res)) {
+		if (!ours_to_restore(c, &w[i], res)) {
 			ex.value[w[i].sysctl] = w[i].to;
 			foreign = 1;
 			continue;
 		}
 		rc = k->ops->write_sysctl(k, w[i].sysctl, w[i].from);
 		if (rc) {
-			write_failed(w[i].sysctl, w[i].from, rc);
+			write_failed(c, w[i].sysctl, w[i].from, rc);
 			failed = 1;
 		}
 		ex.targeted[w[i].sysctl] = true;
@@ -613,7 +611,7 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
-			TELL(.kind = APPLY_RESTORE_UNVERIFIED, .why = &why);
+			TELL(c, .kind = APPLY_RESTORE_UNVERIFIED, .why = &why);
 			failed = 1;
 		}
 	}
@@ -626,12 +624,12 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
 			failed = 1;
 	}
 	if (failed) {
-		TELL(.kind = APPLY_ROLLBACK_FAILED);
+		TELL(c, .kind = APPLY_ROLLBACK_FAILED);
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own ? journal_remove_at(own) : 0;
 	if (rc)
-		TELL(.kind = APPLY_JOURNAL_KEPT, .path = own->path, .err = -rc);
+		TELL(c, .kind = APPLY_JOURNAL_KEPT, .path = own->path, .err = -rc);
 	return foreign ? CHANGE_FOREIGN : CHANGE_FAILED;
 }
 
@@ -639,8 +637,9 @@ static enum change_status roll_back(struct kernel *k, struct change_result *res,
  * The era of the kernel's release and its page size, and whether pcpctl can
  * know its rules exactly (doubt_format() looks at zoneinfo for more).
  */
-static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
+static enum change_status kernel_rules(const struct apply_ctx *c, struct kernel_rules *r)
 {
+	struct kernel *k = c->k;
 	char *release = kernel_release(k);
 	const char *doubt;
 	bool assumed;
@@ -648,13 +647,13 @@ static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!release) {
-		TELL(.kind = APPLY_RELEASE_UNREADABLE, .path = sysroot_name(k->root, PATH_OSRELEASE),
-		     .err = errno);
+		TELL(c, .kind = APPLY_RELEASE_UNREADABLE,
+		     .path = sysroot_name(k->root, PATH_OSRELEASE), .err = errno);
 		return CHANGE_FAILED;
 	}
 	rc = pcp_era_of_release(release, &r->era);
 	if (rc)
-		TELL(.kind = APPLY_RELEASE_UNKNOWN, .text = release);
+		TELL(c, .kind = APPLY_RELEASE_UNKNOWN, .text = release);
 	doubt = rc ? NULL : pcp_release_doubt(release);
 	if (doubt)
 		r->doubt = (struct rules_doubt){ .kind = DOUBT_RELEASE, .release = doubt };
@@ -749,7 +748,7 @@ static int persist(const struct kernel *k, struct change_result *res)
 
 /* What the steps of transact() hand on to each other. */
 struct txn {
-	struct kernel *k;
+	const struct apply_ctx *c;
 	const struct change_request *req;
 	struct change_result *res;
 	/* Made before the lock is taken, so that committing needs no memory. */
@@ -770,13 +769,13 @@ static enum change_status prepare(struct txn *t)
 
 	if (!t->req->in_session) {
 		/* A dry run removes nothing: it says what the change would remove. */
-		rc = t->req->dry_run ? journal_pending(t->k->root) : journal_tidy(t->k->root);
+		rc = t->req->dry_run ? journal_pending(t->c->k->root) : journal_tidy(t->c->k->root);
 		if (rc)
 			return rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
 	}
-	if ((st = read_settings(t->k, res)) || (st = plan(t->req, res, &t->want)))
+	if ((st = read_settings(t->c->k, res)) || (st = plan(t->req, res, &t->want)))
 		return st;
-	if (kernel_load_zoneinfo(t->k, &res->zi_before))
+	if (kernel_load_zoneinfo(t->c->k, &res->zi_before))
 		return CHANGE_FAILED;
 	doubt_format(&res->rules, res->have, &res->zi_before);
 	res->high_unconfirmed = res->rules.era == ERA_LAZY_HIGH && !res->rules.doubt.kind;
@@ -786,12 +785,12 @@ static enum change_status prepare(struct txn *t)
 	 */
 	if (t->req->dry_run) {
 		if (zoneinfo_copy(&res->zi_after, &res->zi_before)) {
-			TELL(.kind = APPLY_NO_MEMORY);
+			TELL(t->c, .kind = APPLY_NO_MEMORY);
 			return CHANGE_FAILED;
 		}
-		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_after, true);
+		rc = predict(t->c, &res->rules, &t->want, res, &res->zi_after, true);
 	} else {
-		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_before, false);
+		rc = predict(t->c, &res->rules, &t->want, res, &res->zi_before, false);
 	}
 	if (rc)
 		return CHANGE_FAILED;
@@ -800,7 +799,7 @@ static enum change_status prepare(struct txn *t)
 	 * dry run) before any write.
 	 */
 	if (t->req->persist != PERSIST_NONE) {
-		if (persist_read(t->k->root, &t->j.persisted))
+		if (persist_read(t->c->k->root, &t->j.persisted))
 			return CHANGE_FAILED;
 		t->j.persist = true;
 		plan_persist(t->req, t->want.targeted, t->want.value, &t->j.persisted, res);
@@ -812,12 +811,12 @@ static enum change_status prepare(struct txn *t)
 static void confirm_unchanged(struct txn *t)
 {
 	struct apply_why why;
-	int rc = verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
+	int rc = verify(t->c->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
 			&t->res->zi_after, &t->res->checks, &why);
 
 	t->res->verified = rc == 0;
 	if (rc)
-		TELL(.kind = APPLY_ALREADY_SET_DISAGREES, .why = &why);
+		TELL(t->c, .kind = APPLY_ALREADY_SET_DISAGREES, .why = &why);
 }
 
 /*
@@ -874,17 +873,17 @@ static enum change_status write_all(struct txn *t)
 	}
 	t->j.have_wrote = true;
 	observe(&res->rules, &res->zi_before, &t->j);
-	checkpoint(t->k, "journal");
+	checkpoint(t->c->k, "journal");
 	if (!t->req->in_session && journal_write_at(t->files, &t->j))
 		return CHANGE_FAILED;
 	for (t->done = 0; t->done < res->nwrites; t->done++) {
 		const struct planned_write *w = &res->writes[t->done];
 		int rc;
 
-		checkpoint_sysctl(t->k, "write", w->sysctl);
-		rc = t->k->ops->write_sysctl(t->k, w->sysctl, w->to);
+		checkpoint_sysctl(t->c->k, "write", w->sysctl);
+		rc = t->c->k->ops->write_sysctl(t->c->k, w->sysctl, w->to);
 		if (rc) {
-			write_failed(w->sysctl, w->to, rc);
+			write_failed(t->c, w->sysctl, w->to, rc);
 			/* A failed write may still have half-happened: restore it too. */
 			t->done++;
 			return CHANGE_FAILED;
@@ -897,10 +896,10 @@ static enum change_status verify_writes(struct txn *t)
 {
 	struct apply_why why;
 
-	checkpoint(t->k, "verify");
-	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
+	checkpoint(t->c->k, "verify");
+	if (verify(t->c->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
 		   &t->res->zi_after, &t->res->checks, &why)) {
-		TELL(.kind = APPLY_VERIFY_FAILED, .why = &why);
+		TELL(t->c, .kind = APPLY_VERIFY_FAILED, .why = &why);
 		t->res->unexpected = why;
 		return CHANGE_FAILED;
 	}
@@ -911,8 +910,8 @@ static enum change_status verify_writes(struct txn *t)
 
 static enum change_status persist_settings(struct txn *t)
 {
-	checkpoint(t->k, "persist");
-	if (persist(t->k, t->res)) {
+	checkpoint(t->c->k, "persist");
+	if (persist(t->c->k, t->res)) {
 		/* The rename may have happened before the failure: put the file back too. */
 		t->file = &t->j.persisted;
 		t->done = t->res->nwrites;
@@ -933,7 +932,7 @@ static enum change_status commit(struct txn *t)
 
 	if (!t->res->nwrites || t->req->in_session)
 		return CHANGE_DONE;
-	checkpoint(t->k, "commit");
+	checkpoint(t->c->k, "commit");
 	t->j.committed = true;
 	if (journal_write_at(t->files, &t->j)) {
 		t->file = t->j.persist ? &t->j.persisted : NULL;
@@ -941,10 +940,11 @@ static enum change_status commit(struct txn *t)
 		zoneinfo_free(&t->res->zi_after);
 		return CHANGE_FAILED;
 	}
-	checkpoint(t->k, "committed");
+	checkpoint(t->c->k, "committed");
 	rc = journal_remove_at(t->files);
 	if (rc)
-		TELL(.kind = APPLY_COMMITTED_JOURNAL_KEPT, .path = t->files->path, .err = -rc);
+		TELL(t->c, .kind = APPLY_COMMITTED_JOURNAL_KEPT, .path = t->files->path,
+		     .err = -rc);
 	return CHANGE_DONE;
 }
 
@@ -957,7 +957,7 @@ static enum change_status undo(struct txn *t)
 	res->verified = false;
 	res->persisted = false;
 	res->persist_kept = false;
-	st = roll_back(t->k, res, t->done, &t->old, &t->j, t->file,
+	st = roll_back(t->c, res, t->done, &t->old, &t->j, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
 	if (!res->rolled_back)
@@ -967,10 +967,10 @@ static enum change_status undo(struct txn *t)
 }
 
 /* The steps after the lock is held. */
-static enum change_status transact(struct kernel *k, const struct change_request *req,
+static enum change_status transact(const struct apply_ctx *c, const struct change_request *req,
 				   const struct journal_files *files, struct change_result *res)
 {
-	struct txn t = { .k = k, .req = req, .res = res, .files = files };
+	struct txn t = { .c = c, .req = req, .res = res, .files = files };
 	enum change_status st = prepare(&t);
 
 	if (st != CHANGE_DONE || req->dry_run)
@@ -991,8 +991,9 @@ static enum change_status transact(struct kernel *k, const struct change_request
  * What a report calls "after": the values in force now, read back, never the
  * ones intended (a change refused or not undone leaves others).
  */
-static void read_back(struct kernel *k, struct change_result *res)
+static void read_back(const struct apply_ctx *c, struct change_result *res)
 {
+	struct kernel *k = c->k;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		int rc;
 
@@ -1000,24 +1001,25 @@ static void read_back(struct kernel *k, struct change_result *res)
 			continue;
 		rc = k->ops->read_sysctl(k, s, &res->after[s]);
 		if (rc)
-			TELL(.kind = APPLY_READ_BACK_FAILED, .sysctl = s, .err = -rc);
+			TELL(c, .kind = APPLY_READ_BACK_FAILED, .sysctl = s, .err = -rc);
 	}
 }
 
 /* Whether this process may replace files in /etc/sysctl.d (or create it): 0 or CHANGE_NO_ACCESS. */
-static enum change_status sysctl_d_access(const struct sysroot *root)
+static enum change_status sysctl_d_access(const struct apply_ctx *c)
 {
+	const struct sysroot *root = c->k->root;
 	const char *dir = sysroot_exists(root, PATH_SYSCTL_D) ? PATH_SYSCTL_D : "/etc";
 	char *path = sysroot_path(root, dir);
 	int rc;
 
 	if (!path) {
-		TELL(.kind = APPLY_NO_MEMORY);
+		TELL(c, .kind = APPLY_NO_MEMORY);
 		return CHANGE_FAILED;
 	}
 	rc = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? errno : 0;
 	if (rc)
-		TELL(.kind = APPLY_SYSCTL_D_REFUSED, .path = path, .err = rc);
+		TELL(c, .kind = APPLY_SYSCTL_D_REFUSED, .path = path, .err = rc);
 	free(path);
 	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
@@ -1027,9 +1029,10 @@ static enum change_status sysctl_d_access(const struct sysroot *root)
  * settings are read for the report, never written; a setting this kernel
  * lacks may still be persisted for the kernel it boots next.
  */
-static enum change_status persist_only(struct kernel *k, const struct change_request *req,
+static enum change_status persist_only(const struct apply_ctx *c, const struct change_request *req,
 				       struct change_result *res)
 {
+	struct kernel *k = c->k;
 	bool targeted[NSYSCTLS] = { false };
 	long value[NSYSCTLS] = { 0 };
 	enum pcp_sysctl fs;
@@ -1053,8 +1056,8 @@ static enum change_status persist_only(struct kernel *k, const struct change_req
 	}
 	for (int s = 0; s < NSYSCTLS && !req->reset; s++)
 		if (targeted[s] && !res->have[s])
-			TELL(.kind = APPLY_PERSIST_ABSENT_SYSCTL, .sysctl = s);
-	if (!req->dry_run && ((st = sysctl_d_access(k->root)) ||
+			TELL(c, .kind = APPLY_PERSIST_ABSENT_SYSCTL, .sysctl = s);
+	if (!req->dry_run && ((st = sysctl_d_access(c)) ||
 			      (lock = lock_acquire(k->root)) < 0))
 		return st ? st : CHANGE_FAILED;
 	/* A change left half done would put the file back when it is rolled back. */
@@ -1126,9 +1129,10 @@ enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool w
 	return CHANGE_DONE;
 }
 
-static enum change_status change(struct kernel *k, const struct change_request *req,
+static enum change_status change(const struct apply_ctx *c, const struct change_request *req,
 				 struct change_result *res)
 {
+	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct expectation want;
 	enum change_status st;
@@ -1136,13 +1140,13 @@ static enum change_status change(struct kernel *k, const struct change_request *
 
 	memset(res, 0, sizeof(*res));
 	if (req->persist_only)
-		return persist_only(k, req, res);
+		return persist_only(c, req, res);
 	/*
 	 * A missing interface is reported before the lock is taken (the
 	 * command table checked the privilege, see apply_targets); transact()
 	 * plans again under the lock, with what is current then.
 	 */
-	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)) ||
+	if ((st = kernel_rules(c, &res->rules)) || (st = read_settings(k, res)) ||
 	    (st = plan(req, res, &want)))
 		return st;
 	/*
@@ -1150,7 +1154,7 @@ static enum change_status change(struct kernel *k, const struct change_request *
 	 * as --persist-only does, a file that cannot be written stops the change
 	 * before it starts.
 	 */
-	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(k->root)))
+	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(c)))
 		return st;
 	if (!req->in_session) {
 		if (journal_files_init(k->root, &files))
@@ -1161,23 +1165,21 @@ static enum change_status change(struct kernel *k, const struct change_request *
 			return CHANGE_FAILED;
 		}
 	}
-	st = transact(k, req, &files, res);
+	st = transact(c, req, &files, res);
 	lock_release(lock);
 	journal_files_free(&files);
 	/* A dry run that could go ahead reports what it would write. */
 	if (!req->dry_run || st != CHANGE_DONE)
-		read_back(k, res);
+		read_back(c, res);
 	return st;
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
 				struct change_result *res, const struct apply_listener *l)
 {
-	const struct apply_listener *was = listen_to(l);
-	enum change_status st = change(k, req, res);
+	const struct apply_ctx c = { .k = k, .l = l };
 
-	listen_to(was);
-	return st;
+	return change(&c, req, res);
 }
 
 /*
@@ -1186,8 +1188,10 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
  * sysctl.d temporary file, with a journal or (when it wrote no sysctl)
  * without.
  */
-static enum change_status rollback_journal(struct kernel *k, struct journal *j, bool *found)
+static enum change_status rollback_journal(const struct apply_ctx *c, struct journal *j,
+					   bool *found)
 {
+	struct kernel *k = c->k;
 	char why[160];
 	int rc = persist_remove_temp(k->root) ? -1 : journal_tidy(k->root);
 
@@ -1200,10 +1204,10 @@ static enum change_status rollback_journal(struct kernel *k, struct journal *j, 
 	if (rc == -ENOENT)
 		return CHANGE_DONE;
 	if (rc == -EBADMSG)
-		TELL(.kind = APPLY_JOURNAL_DAMAGED, .text = why);
+		TELL(c, .kind = APPLY_JOURNAL_DAMAGED, .text = why);
 	else if (rc)
-		TELL(.kind = APPLY_JOURNAL_UNREADABLE, .path = sysroot_name(k->root, PATH_JOURNAL),
-		     .err = -rc);
+		TELL(c, .kind = APPLY_JOURNAL_UNREADABLE,
+		     .path = sysroot_name(k->root, PATH_JOURNAL), .err = -rc);
 	if (rc)
 		return CHANGE_FAILED;
 	*found = true;
@@ -1211,14 +1215,14 @@ static enum change_status rollback_journal(struct kernel *k, struct journal *j, 
 }
 
 /* The journal's old values as writes back from the current ones. */
-static enum change_status plan_rollback(const struct journal *j, struct change_result *res,
-					struct expectation *old)
+static enum change_status plan_rollback(const struct apply_ctx *c, const struct journal *j,
+					struct change_result *res, struct expectation *old)
 {
 	memcpy(old->have, res->have, sizeof(old->have));
 	memcpy(old->value, res->before, sizeof(old->value));
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
-			TELL(.kind = APPLY_JOURNAL_ALIEN_SYSCTL, .sysctl = j->sysctl[i]);
+			TELL(c, .kind = APPLY_JOURNAL_ALIEN_SYSCTL, .sysctl = j->sysctl[i]);
 			return CHANGE_NO_SYSCTL;
 		}
 		/* A journal without what was written (a sweep's) compares with the value now. */
@@ -1233,8 +1237,9 @@ static enum change_status plan_rollback(const struct journal *j, struct change_r
 	return CHANGE_DONE;
 }
 
-static enum change_status rollback(struct kernel *k, struct change_result *res)
+static enum change_status rollback(const struct apply_ctx *c, struct change_result *res)
 {
+	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct expectation old;
 	enum change_status st;
@@ -1243,7 +1248,7 @@ static enum change_status rollback(struct kernel *k, struct change_result *res)
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
-	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)))
+	if ((st = kernel_rules(c, &res->rules)) || (st = read_settings(k, res)))
 		return st;
 	/* Nothing to restore or tidy: see apply_rollback_targets. */
 	if (sysroot_probe(k->root, PATH_JOURNAL) == 0 &&
@@ -1254,16 +1259,16 @@ static enum change_status rollback(struct kernel *k, struct change_result *res)
 		st = CHANGE_FAILED;
 		goto out;
 	}
-	st = rollback_journal(k, &j, &found);
+	st = rollback_journal(c, &j, &found);
 	if (st || !found)
 		goto out;
 	/* Read again under the lock: the holder we waited for may have written since. */
-	if ((st = read_settings(k, res)) || (st = plan_rollback(&j, res, &old)))
+	if ((st = read_settings(k, res)) || (st = plan_rollback(c, &j, res, &old)))
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
-	st = roll_back(k, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
+	st = roll_back(c, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
-		TELL(.kind = APPLY_ROLLBACK_STUCK);
+		TELL(c, .kind = APPLY_ROLLBACK_STUCK);
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
@@ -1272,7 +1277,7 @@ static enum change_status rollback(struct kernel *k, struct change_result *res)
 		st = CHANGE_DONE;
 out:
 	lock_release(lock);
-	read_back(k, res);
+	read_back(c, res);
 	journal_files_free(&files);
 	return st;
 }
@@ -1280,16 +1285,15 @@ out:
 enum change_status apply_rollback(struct kernel *k, struct change_result *res,
 				  const struct apply_listener *l)
 {
-	const struct apply_listener *was = listen_to(l);
-	enum change_status st = rollback(k, res);
+	const struct apply_ctx c = { .k = k, .l = l };
 
-	listen_to(was);
-	return st;
+	return rollback(&c, res);
 }
 
-static enum change_status discard(struct kernel *k, struct journal *j, bool *found,
+static enum change_status discard(const struct apply_ctx *c, struct journal *j, bool *found,
 				  char *why, size_t whylen)
 {
+	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct change_result now;
 	enum change_status st;
@@ -1315,7 +1319,7 @@ static enum change_status discard(struct kernel *k, struct journal *j, bool *fou
 	/* A damaged journal is discarded too: it could never be applied either. */
 	rc = journal_read(k->root, j, why, whylen);
 	if (rc && rc != -EBADMSG && rc != -ENOENT) {
-		TELL(.kind = APPLY_JOURNAL_UNREADABLE, .path = files.path, .err = -rc);
+		TELL(c, .kind = APPLY_JOURNAL_UNREADABLE, .path = files.path, .err = -rc);
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1325,7 +1329,7 @@ static enum change_status discard(struct kernel *k, struct journal *j, bool *fou
 		goto out;
 	rc = journal_remove_at(&files);
 	if (rc) {
-		TELL(.kind = APPLY_JOURNAL_NOT_REMOVED, .path = files.path, .err = -rc);
+		TELL(c, .kind = APPLY_JOURNAL_NOT_REMOVED, .path = files.path, .err = -rc);
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1339,22 +1343,21 @@ out:
 enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
 				 char *why, size_t whylen, const struct apply_listener *l)
 {
-	const struct apply_listener *was = listen_to(l);
-	enum change_status st = discard(k, j, found, why, whylen);
+	const struct apply_ctx c = { .k = k, .l = l };
 
-	listen_to(was);
-	return st;
+	return discard(&c, j, found, why, whylen);
 }
 
-static enum change_status session_begin(struct kernel *k, struct change_session *s)
+static enum change_status session_begin(const struct apply_ctx *c, struct change_session *s)
 {
+	struct kernel *k = c->k;
 	struct journal *j;
 	enum change_status st;
 
 	memset(s, 0, sizeof(*s));
 	j = s->journal = calloc(1, sizeof(*s->journal));
 	if (!j) {
-		TELL(.kind = APPLY_NO_MEMORY);
+		TELL(c, .kind = APPLY_NO_MEMORY);
 		return CHANGE_FAILED;
 	}
 	s->lock = lock_acquire(k->root);
@@ -1377,7 +1380,7 @@ static enum change_status session_begin(struct kernel *k, struct change_session 
 		j->old[j->n++] = s->original.before[i];
 	}
 	/* What the end of the session, or a rollback after a crash, is to find again. */
-	if (!st && (kernel_rules(k, &s->original.rules) ||
+	if (!st && (kernel_rules(c, &s->original.rules) ||
 		    kernel_load_zoneinfo(k, &s->original.zi_before)))
 		st = CHANGE_FAILED;
 	if (!st) {
@@ -1396,15 +1399,14 @@ static enum change_status session_begin(struct kernel *k, struct change_session 
 enum change_status apply_session_begin(struct kernel *k, struct change_session *s,
 				       const struct apply_listener *l)
 {
-	const struct apply_listener *was = listen_to(l);
-	enum change_status st = session_begin(k, s);
+	const struct apply_ctx c = { .k = k, .l = l };
 
-	listen_to(was);
-	return st;
+	return session_begin(&c, s);
 }
 
-static enum change_status session_end(struct kernel *k, struct change_session *s)
+static enum change_status session_end(const struct apply_ctx *c, struct change_session *s)
 {
+	struct kernel *k = c->k;
 	const struct change_result *o = &s->original;
 	struct change_request req = {
 		.set_batch = o->have[SYSCTL_BATCH], .batch = o->before[SYSCTL_BATCH],
@@ -1414,17 +1416,17 @@ static enum change_status session_end(struct kernel *k, struct change_session *s
 		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
-	enum change_status st = change(k, &req, &res);
+	enum change_status st = change(c, &req, &res);
 
 	apply_result_free(&res);
 	if (st == CHANGE_DONE) {
 		int err = journal_remove(k->root);
 
 		if (err)
-			TELL(.kind = APPLY_JOURNAL_KEPT, .path = sysroot_name(k->root, PATH_JOURNAL),
-			     .err = -err);
+			TELL(c, .kind = APPLY_JOURNAL_KEPT,
+			     .path = sysroot_name(k->root, PATH_JOURNAL), .err = -err);
 	} else {
-		TELL(.kind = APPLY_SESSION_NOT_RESTORED);
+		TELL(c, .kind = APPLY_SESSION_NOT_RESTORED);
 		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);
@@ -1435,11 +1437,9 @@ static enum change_status session_end(struct kernel *k, struct change_session *s
 enum change_status apply_session_end(struct kernel *k, struct change_session *s,
 				     const struct apply_listener *l)
 {
-	const struct apply_listener *was = listen_to(l);
-	enum change_status st = session_end(k, s);
+	const struct apply_ctx c = { .k = k, .l = l };
 
-	listen_to(was);
-	return st;
+	return session_end(&c, s);
 }
 
 void apply_session_free(struct change_session *s)
