@@ -27,12 +27,17 @@ kt_need_pkgs() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	kt_log "installing: ${missing[*]}"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		"${missing[@]}" >&2; then
-		apt-get update >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-			"${missing[@]}" >&2
-	fi
+	# The lock of the tests that change the machine's packages (doc_deb_install
+	# holds it while it compares the package set before and after).
+	(
+		flock 9
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \
+			--no-install-recommends "${missing[@]}" >&2 || {
+			apt-get -o DPkg::Lock::Timeout=900 update >&2
+			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \
+				--no-install-recommends "${missing[@]}" >&2
+		}
+	) 9>/tmp/pcpctl-dpkg.lock
 }
 
 kt_need_boot_tools() {
