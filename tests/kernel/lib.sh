@@ -210,7 +210,9 @@ stty -F "$data" raw -echo 2>/dev/null
 	. /kt/guest
 	echo "@@KT-DONE@@"
 } >"$data" 2>&1
-sleep 1
+# reboot -f flushes nothing: stty sets the mode with TCSADRAIN, which returns
+# once the tty has sent the whole report (a loaded host only takes longer)
+stty -F "$data" raw -echo 2>/dev/null
 reboot -f
 EOF
 	chmod 755 "$root/init"
