@@ -24,6 +24,6 @@ need() {
 			missing+=("$p")
 	done
 	[ ${#missing[@]} = 0 ] && return 0
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive flock /tmp/pcpctl-dpkg.lock apt-get install -y -qq --no-install-recommends \
 		-o DPkg::Lock::Timeout=900 "${missing[@]}" >/dev/null
 }
