@@ -283,7 +283,7 @@ kt_boot() {
 	: >"$out/console.log"
 	: >"$out/data.log"
 	case ${KT_ARCH:-amd64} in
-	amd64) machine=(qemu-system-x86_64 -accel tcg -cpu max -machine pc) ;;
+	amd64) machine=(qemu-system-x86_64 -accel "tcg${KT_TCG_THREAD:+,thread=$KT_TCG_THREAD}" -cpu max -machine pc) ;;
 	arm64) machine=(qemu-system-aarch64 -accel tcg -cpu max -machine virt) ;;
 	ppc64el) machine=(qemu-system-ppc64 -accel tcg -cpu power9 -machine pseries) ;;
 	*) kt_die "unknown KT_ARCH ${KT_ARCH}" ;;
