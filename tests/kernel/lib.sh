@@ -277,6 +277,7 @@ kt_quote() {
 # (ttyS1); arm64 (virt, -cpu max) and ppc64el (pseries, POWER9) have one
 # console in QEMU 7.2 without modules, so their report follows the boot on
 # it (kt_data=console) and data.log is the console from @@KT-START@@ on.
+# KT_TCG_THREAD=single boots amd64 with one TCG thread for all vCPUs.
 kt_boot() {
 	local kernel=$1 initrd=$2 out=$3 topo=$4 extra=${5:-} cmd rc=0 machine
 	mkdir -p "$out"
