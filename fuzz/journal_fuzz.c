@@ -34,6 +34,7 @@ static void check_journal(const struct journal *j)
 		CHECK(z->node >= 0 && z->batch >= 0 && z->high >= -1);
 		CHECK(z->name[0] && strlen(z->name) < sizeof(z->name));
 		CHECK((z->high_min < 0) == (z->high_max < 0));
+		CHECK(z->have_inputs || (!z->managed && !z->low && !z->cpus));
 	}
 	for (int s = 0; s < NSYSCTLS; s++) {
 		CHECK(!j->persisted.have[s] || j->persist);

@@ -29,7 +29,10 @@ static bool same_journal(const struct journal *a, const struct journal *b)
 		const struct journal_zone *x = &a->zones[i], *y = &b->zones[i];
 
 		if (x->node != y->node || strcmp(x->name, y->name) || x->batch != y->batch ||
-		    x->high != y->high || x->high_min != y->high_min || x->high_max != y->high_max)
+		    x->high != y->high || x->high_min != y->high_min || x->high_max != y->high_max ||
+		    x->have_inputs != y->have_inputs ||
+		    (x->have_inputs && (x->managed != y->managed || x->low != y->low ||
+					x->cpus != y->cpus)))
 			return false;
 	}
 	return true;
@@ -59,6 +62,15 @@ static void test_round_trip(void **state)
 		  .wrote = { 8 }, .persist = true, .nzones = 1,
 		  .zones = { { .node = 3, .name = "Movable", .batch = 15, .high = -1,
 			       .high_min = 2147483647, .high_max = 0 } } },
+		/* With the inputs the values were computed from. */
+		{ .n = 1, .sysctl = { SYSCTL_HIGH_FRACTION }, .old = { 202 }, .have_wrote = true,
+		  .wrote = { 9 }, .nzones = 2,
+		  .zones = { { .node = 0, .name = "DMA", .batch = 1, .high = -1, .high_min = 9,
+			       .high_max = 9, .have_inputs = true, .managed = 3840, .low = 10,
+			       .cpus = 2 },
+			     { .node = 0, .name = "Normal", .batch = 63, .high = -1,
+			       .high_min = 6083, .high_max = 6083, .have_inputs = true,
+			       .managed = 9223372036854775807ULL, .low = 0, .cpus = 1 } } },
 	};
 
 	(void)state;
@@ -86,6 +98,7 @@ static size_t sealed(const char *body, char *buf, size_t size)
 
 #define MAGIC "pcpctl journal v1\n"
 #define V2 "pcpctl journal v2\n"
+#define V3 "pcpctl journal v3\n"
 
 static void test_refused(void **state)
 {
@@ -110,7 +123,18 @@ static void test_refused(void **state)
 			"persisted percpu_pagelist_batch 2\n", "recorded twice" },
 		{ MAGIC "percpu_pagelist_batch 1\npersist\npersisted percpu_pagelist_batch x\n",
 		  "invalid value" },
-		{ "pcpctl journal v3\npercpu_pagelist_batch 1\n", "does not start with" },
+		{ "pcpctl journal v4\npercpu_pagelist_batch 1\n", "does not start with" },
+		/* The inputs came with v3, all three together. */
+		{ V2 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63 managed 1 low 2 cpus 3\n",
+		  "malformed observed" },
+		{ V3 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63 managed 1 low 2\n",
+		  "malformed observed" },
+		{ V3 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63 low 2 cpus 3\n",
+		  "malformed observed" },
+		{ V3 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63 cpus 3 managed 1 low 2\n",
+		  "malformed observed" },
+		{ V3 "percpu_pagelist_batch 1\nobserved 0 Normal batch 63 managed -1 low 2 cpus 3\n",
+		  "malformed observed" },
 		/* v1 journals, written before observations, have none. */
 		{ MAGIC "percpu_pagelist_batch 1\nobserved 0 Normal batch 63\n", "v1 journal" },
 		{ V2 "observed 0 Normal batch 63\npercpu_pagelist_batch 1\n", "comes before the settings" },
@@ -176,6 +200,22 @@ static void test_v1(void **state)
 	assert_int_equal(j.nzones, 0);
 }
 
+/* A v2 journal's observations, made before v3 recorded their inputs, still count. */
+static void test_v2(void **state)
+{
+	char buf[JOURNAL_MAX + 1], why[160] = "";
+	size_t len = sealed(V2 "percpu_pagelist_high_fraction 202\n"
+			    "wrote percpu_pagelist_high_fraction 9\n"
+			    "observed 0 DMA batch 1 high_min 9 high_max 9\n", buf, sizeof(buf));
+	struct journal j;
+
+	(void)state;
+	assert_int_equal(journal_parse(buf, len, &j, why, sizeof(why)), 0);
+	assert_int_equal(j.nzones, 1);
+	assert_int_equal(j.zones[0].high_max, 9);
+	assert_false(j.zones[0].have_inputs);
+}
+
 /* A machine with as many zones as a journal holds writes a journal that holds them. */
 static void test_most_zones(void **state)
 {
@@ -191,7 +231,11 @@ static void test_most_zones(void **state)
 	for (int i = 0; i < JOURNAL_ZONES_MAX; i++)
 		big.zones[i] = (struct journal_zone){ .node = 1000000 + i, .name = "Movable",
 						      .batch = 2147483647, .high = 2147483647,
-						      .high_min = 2147483647, .high_max = 2147483647 };
+						      .high_min = 2147483647, .high_max = 2147483647,
+						      .have_inputs = true,
+						      .managed = 9223372036854775807ULL,
+						      .low = 9223372036854775807ULL,
+						      .cpus = 2147483647 };
 	len = journal_format(&big, buf, sizeof(buf));
 	assert_true(len >= 1 && len <= JOURNAL_MAX);
 	assert_int_equal(journal_parse(buf, len, &back, why, sizeof(why)), 0);
@@ -228,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_v2),
 		cmocka_unit_test(test_most_zones),
 		cmocka_unit_test(test_damage),
 	};

@@ -182,6 +182,30 @@ static void doubt_text(const struct kernel_rules *r, char *buf, size_t len)
 	}
 }
 
+/* "managed pages grew by 32768", "the low watermark went from 60 to 70", ... joined by ", ". */
+static void moved_text(const struct apply_moved *m, char *buf, size_t size)
+{
+	size_t len = 0;
+	int n;
+
+	buf[0] = '\0';
+	if (m->managed != m->managed_was) {
+		n = snprintf(buf, size, "managed pages %s by %llu",
+			     m->managed > m->managed_was ? "grew" : "shrank",
+			     m->managed > m->managed_was ? m->managed - m->managed_was :
+							   m->managed_was - m->managed);
+		len = n < 0 ? size : (size_t)n;
+	}
+	if (m->low != m->low_was && len < size) {
+		n = snprintf(buf + len, size - len, "%sthe low watermark went from %llu to %llu",
+			     len ? ", " : "", m->low_was, m->low);
+		len = n < 0 ? size : len + (size_t)n;
+	}
+	if (m->cpus != m->cpus_was && len < size)
+		snprintf(buf + len, size - len, "%sthe CPUs its high is split over went from %u to %u",
+			 len ? ", " : "", m->cpus_was, m->cpus);
+}
+
 /* What the transaction tells as it goes, in the words pcpctl uses. */
 static void heard(const struct apply_event *ev, void *ctx)
 {
@@ -291,6 +315,18 @@ static void heard(const struct apply_event *ev, void *ctx)
 		break;
 	case APPLY_JOURNAL_NOT_REMOVED:
 		pcp_error("cannot remove %s: %s", ev->path, err);
+		break;
+	case APPLY_INPUTS_MOVED:
+		moved_text(ev->moved, why, sizeof(why));
+		if (ev->moved->settled)
+			pcp_note("node %d zone %s: %s %s; the kernel recomputed its limits, and they "
+				 "verify for the new inputs", ev->moved->node, ev->moved->zone, why,
+				 ev->moved->restore ? "since the change began" : "during the change");
+		else
+			pcp_note("node %d zone %s: %s %s, and it kept moving: only what holds for "
+				 "any inputs was checked (the sysctls read back, every CPU shows the "
+				 "same batch)", ev->moved->node, ev->moved->zone, why,
+				 ev->moved->restore ? "since the change began" : "during the change");
 		break;
 	case APPLY_SESSION_NOT_RESTORED:
 		pcp_error("could not restore the settings from before; %s keeps them: run '%s'",

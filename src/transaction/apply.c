@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "c.h"
@@ -118,6 +119,62 @@ static void why_zone(struct apply_why *why, enum apply_why_kind kind, const stru
 	snprintf(why->zone, sizeof(why->zone), "%s", z->name);
 }
 
+/*
+ * What the kernel derives a zone's limits from, as zoneinfo prints them:
+ * memory hotplug, balloons, watermark writes and CPU hotplug move these
+ * without any setting changing, and the kernel recomputes the limits.
+ */
+struct zone_inputs {
+	uint64_t managed;
+	uint64_t low, boost;	/* low: the low watermark without kswapd's boost */
+	unsigned split;		/* the CPUs high is split over */
+};
+
+static int inputs_of(const struct sysroot *root, const struct zi_zone *z, struct zone_inputs *in,
+		     struct apply_why *why)
+{
+	int rc = zone_split_cpus(root, z, &in->split);
+
+	if (rc) {
+		*why = (struct apply_why){ .kind = WHY_CPUS_UNKNOWN, .node = z->node, .err = -rc };
+		snprintf(why->path, sizeof(why->path), "%s", sysroot_name(root, "/sys"));
+		return rc;
+	}
+	in->managed = z->field[ZI_MANAGED];
+	in->boost = z->field[ZI_BOOST] <= z->field[ZI_LOW] ? z->field[ZI_BOOST] : 0;
+	in->low = z->field[ZI_LOW] - in->boost;
+	return 0;
+}
+
+/* The boost comes and goes without a recompute: it is no input that moved. */
+static bool inputs_same(const struct zone_inputs *a, const struct zone_inputs *b)
+{
+	return a->managed == b->managed && a->low == b->low && a->split == b->split;
+}
+
+/*
+ * What the kernel computes for a zone from the settings ex and the inputs
+ * managed, low (boost included) and split; *want_batch is -1 when the
+ * change leaves the batch alone.
+ */
+static void rules_input(const struct kernel_rules *r, const struct expectation *ex,
+			uint64_t managed, uint64_t low, unsigned split, struct pcp_zone_input *in,
+			int *want_batch)
+{
+	enum pcp_sysctl fs = fraction_sysctl(ex->have);
+
+	*in = (struct pcp_zone_input){
+		.era = r->era, .page_shift = r->page_shift, .managed = managed, .low = low,
+		.split = split, .fraction = ex->have[fs] ? ex->value[fs] : 0,
+	};
+	*want_batch = -1;
+	/* The patch holds its batch to a quarter of high_min: a fraction write moves it too. */
+	if (ex->targeted[SYSCTL_BATCH] || (ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH]))
+		*want_batch = pcp_patched_batch(in, ex->value[SYSCTL_BATCH]);
+	else if (ex->targeted[SYSCTL_FRACTION])
+		*want_batch = pcp_fraction_batch(in);
+}
+
 static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, enum zi_field f,
 			 int want, struct apply_why *why)
 {
@@ -131,57 +188,24 @@ static int check_pageset(const struct zi_zone *z, const struct zi_pageset *ps, e
 	return -EPROTO;
 }
 
-/*
- * What the kernel computes for the zone from the settings ex with low
- * watermark low; *want_batch is -1 when the change leaves the batch alone.
- */
-static int zone_input(const struct sysroot *root, const struct kernel_rules *r,
-		      const struct expectation *ex, const struct zi_zone *z, uint64_t low,
-		      struct pcp_zone_input *in, int *want_batch, struct apply_why *why)
-{
-	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	int rc;
-
-	*in = (struct pcp_zone_input){
-		.era = r->era, .page_shift = r->page_shift, .managed = z->field[ZI_MANAGED], .low = low,
-		.fraction = ex->have[fs] ? ex->value[fs] : 0,
-	};
-	rc = zone_split_cpus(root, z, &in->split);
-	if (rc) {
-		*why = (struct apply_why){ .kind = WHY_CPUS_UNKNOWN, .node = z->node, .err = -rc };
-		snprintf(why->path, sizeof(why->path), "%s", sysroot_name(root, "/sys"));
-		return rc;
-	}
-	*want_batch = -1;
-	/* The patch holds its batch to a quarter of high_min: a fraction write moves it too. */
-	if (ex->targeted[SYSCTL_BATCH] || (ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH]))
-		*want_batch = pcp_patched_batch(in, ex->value[SYSCTL_BATCH]);
-	else if (ex->targeted[SYSCTL_FRACTION])
-		*want_batch = pcp_fraction_batch(in);
-	return 0;
-}
-
-/* The zone's pagesets against what the kernel computes with low watermark low. */
-static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
-		      const struct expectation *ex, const struct zi_zone *z, uint64_t low,
+/* The zone's pagesets against what the kernel computes from these inputs. */
+static int check_zone(const struct kernel_rules *r, const struct expectation *ex,
+		      const struct zi_zone *z, uint64_t managed, uint64_t low, unsigned split,
 		      struct apply_why *why)
 {
 	struct pcp_zone_input in;
+	struct pcp_expect want;
 	int want_batch;
 	int rc;
 
-	rc = zone_input(root, r, ex, z, low, &in, &want_batch, why);
-	if (rc)
-		return rc;
-
+	rules_input(r, ex, managed, low, split, &in, &want_batch);
+	pcp_expected(&in, &want);
 	for (size_t i = 0; i < z->npagesets; i++) {
 		const struct zi_pageset *ps = &z->pagesets[i];
-		struct pcp_expect want;
 
 		if (want_batch >= 0 &&
 		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why)))
 			return rc;
-		pcp_expected(&in, &want);
 		if (want.check_high && (rc = check_pageset(z, ps, ZI_HIGH, want.high, why)))
 			return rc;
 		if (want.check_minmax && zi_has(ps, ZI_HIGH_MIN) &&
@@ -193,26 +217,32 @@ static int check_zone(const struct sysroot *root, const struct kernel_rules *r,
 }
 
 /*
- * The kernel computes high from the low watermark as it is when the sysctl
- * is written, boost included; zoneinfo prints the watermark and the boost
- * as they are now, and kswapd raises and clears the boost at any time.  So
- * the zone is right if it matches the watermark with the boost it has now,
- * with the boost it had before the change (before: the same zone then, or
- * NULL), or with none.  A mismatch is described for the boost it has now.
+ * The kernel computes the limits from its inputs as they are when it
+ * recomputes: at the write, and again whenever memory, a watermark or a
+ * CPU comes or goes.  zoneinfo prints the inputs as they are now, and
+ * kswapd raises and clears the boost without a recompute.  So the zone is
+ * right if it matches the rules for its inputs now or for those before the
+ * write (was, or NULL), each low with or without either boost.  A mismatch
+ * is described for the inputs now.
  */
-static int verify_zone(const struct sysroot *root, const struct kernel_rules *r,
-		       const struct expectation *ex, const struct zi_zone *z,
-		       const struct zi_zone *before, struct apply_why *why)
+static int verify_zone(const struct kernel_rules *r, const struct expectation *ex,
+		       const struct zi_zone *z, const struct zone_inputs *now,
+		       const struct zone_inputs *was, struct apply_why *why)
 {
-	uint64_t boost = z->field[ZI_BOOST] <= z->field[ZI_LOW] ? z->field[ZI_BOOST] : 0;
-	uint64_t base = z->field[ZI_LOW] - boost;
-	const uint64_t lows[] = { base + boost, base + (before ? before->field[ZI_BOOST] : 0), base };
+	const struct zone_inputs *b = was ? was : now;
+	const uint64_t managed[] = { now->managed, b->managed };
+	const unsigned split[] = { now->split, b->split };
+	const uint64_t lows[] = { now->low + now->boost, now->low + b->boost, now->low,
+				  b->low + b->boost, b->low };
 	struct apply_why other;
-	int rc = check_zone(root, r, ex, z, lows[0], why);
+	int rc = check_zone(r, ex, z, managed[0], lows[0], split[0], why);
 
-	for (size_t i = 1; i < ARRAY_SIZE(lows) && rc == -EPROTO; i++)
-		if (lows[i] != lows[0] && check_zone(root, r, ex, z, lows[i], &other) == 0)
-			rc = 0;
+	for (size_t m = 0; m < ARRAY_SIZE(managed) && rc == -EPROTO; m++)
+		for (size_t s = 0; s < ARRAY_SIZE(split) && rc == -EPROTO; s++)
+			for (size_t l = 0; l < ARRAY_SIZE(lows) && rc == -EPROTO; l++)
+				if ((m || s || l) && check_zone(r, ex, z, managed[m], lows[l],
+								split[s], &other) == 0)
+					rc = 0;
 	return rc;
 }
 
@@ -235,15 +265,18 @@ static int zone_batch(const struct zi_zone *z)
 
 /*
  * What holds in every generation and at every page size, for a kernel whose
- * rules pcpctl cannot know exactly: the write's recompute reaches every CPU
- * of the zone, and batch and high moved (or not) as the write implies.
- * before: the same zone before the change, or NULL.
+ * rules pcpctl cannot know exactly, or for a zone whose inputs would not
+ * hold still: the write's recompute reaches every CPU of the zone, and batch
+ * and high moved (or not) as the write implies.  before: the same zone
+ * before the change, or NULL; was: its inputs then.
  */
 static int check_zone_certain(const struct expectation *ex, const struct zi_zone *z,
-			      const struct zi_zone *before, unsigned *checks, struct apply_why *why)
+			      const struct zi_zone *before, const struct zone_inputs *now,
+			      const struct zone_inputs *was, unsigned *checks,
+			      struct apply_why *why)
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
-	int batch = zone_batch(z), was = before ? zone_batch(before) : -1;
+	int batch = zone_batch(z), was_batch = before ? zone_batch(before) : -1;
 	long fraction = ex->value[fs];
 
 	if (batch < 0) {
@@ -253,20 +286,23 @@ static int check_zone_certain(const struct expectation *ex, const struct zi_zone
 	*checks |= CHECK_ONE_BATCH;
 	/*
 	 * Only our patch's sysctl and the fraction of 5.13 and before set a
-	 * batch; with the patch's batch set, a high fraction moves it too.
+	 * batch; with the patch's batch set, a high fraction moves it too; and
+	 * the default batch follows the managed pages.
 	 */
-	if (was >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION] &&
-	    !(ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH])) {
-		if (batch != was) {
+	if (was_batch >= 0 && !ex->targeted[SYSCTL_BATCH] && !ex->targeted[SYSCTL_FRACTION] &&
+	    !(ex->have[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH]) &&
+	    (!was || was->managed == now->managed)) {
+		if (batch != was_batch) {
 			why_zone(why, WHY_BATCH_FIXED, z);
 			why->seen = batch;
 			why->sysctl = fs;
-			why->expected = was;
+			why->expected = was_batch;
 			return -EPROTO;
 		}
 		*checks |= CHECK_BATCH_KEPT;
 	}
-	if (was >= 0 && ex->targeted[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH] && batch != was) {
+	if (was_batch >= 0 && ex->targeted[SYSCTL_BATCH] && ex->value[SYSCTL_BATCH] &&
+	    batch != was_batch) {
 		if (batch > ex->value[SYSCTL_BATCH]) {
 			why_zone(why, WHY_BATCH_ABOVE, z);
 			why->seen = batch;
@@ -281,7 +317,10 @@ static int check_zone_certain(const struct expectation *ex, const struct zi_zone
 
 		if (fs == SYSCTL_FRACTION && ex->targeted[fs] && fraction > 0) {
 			rc = check_pageset(z, ps, ZI_HIGH,
-					   (int)(z->field[ZI_MANAGED] / (uint64_t)fraction), why);
+					   (int)(now->managed / (uint64_t)fraction), why);
+			if (rc && was &&
+			    ps->value[ZI_HIGH] == (int)(was->managed / (uint64_t)fraction))
+				rc = 0;
 			if (rc)
 				return rc;
 			*checks |= CHECK_FRACTION_HIGH;
@@ -298,22 +337,32 @@ static int check_zone_certain(const struct expectation *ex, const struct zi_zone
 
 static const struct journal_zone *observed_zone(const struct journal *j, const struct zi_zone *z)
 {
-	for (size_t i = 0; i < j->nzones; i++)
+	for (size_t i = 0; j && i < j->nzones; i++)
 		if (j->zones[i].node == z->node && strcmp(j->zones[i].name, z->name) == 0)
 			return &j->zones[i];
 	return NULL;
 }
 
+/* The inputs an observation was made under, where the journal has them (v3). */
+static bool observed_inputs(const struct journal_zone *o, struct zone_inputs *in)
+{
+	if (!o || !o->have_inputs)
+		return false;
+	*in = (struct zone_inputs){ .managed = o->managed, .low = o->low, .split = o->cpus };
+	return true;
+}
+
 /*
- * A restored zone against what it showed before the change.  At fraction 0
- * high (and, from 6.7, high_min) derive from the low watermark as it was at
- * the last recompute, which kswapd's boost moves between recomputes: where
- * they differ from the observation, they are checked by the rules instead,
- * when those are known exactly, and else not at all.
+ * A restored zone against what it showed before the change, made under the
+ * inputs it has now.  At fraction 0 high (and, from 6.7, high_min) derive
+ * from the low watermark as it was at the last recompute, which kswapd's
+ * boost moves between recomputes: where they differ from the observation,
+ * they are checked by the rules instead, when those are known exactly, and
+ * else not at all.
  */
-static int check_zone_observed(struct kernel *k, const struct kernel_rules *r,
-			       const struct expectation *ex, const struct zi_zone *z,
-			       const struct journal_zone *o, struct apply_why *why)
+static int check_zone_observed(const struct kernel_rules *r, const struct expectation *ex,
+			       const struct zi_zone *z, const struct journal_zone *o,
+			       const struct zone_inputs *now, struct apply_why *why)
 {
 	bool from_watermark = ex->value[fraction_sysctl(ex->have)] == 0 &&
 			      !pcp_era_fraction_sets_batch(r->era);
@@ -339,7 +388,7 @@ static int check_zone_observed(struct kernel *k, const struct kernel_rules *r,
 		why->as_before = true;
 		return -EPROTO;
 	}
-	return moved && !r->doubt.kind ? verify_zone(k->root, r, ex, z, NULL, why) : 0;
+	return moved && !r->doubt.kind ? verify_zone(r, ex, z, now, NULL, why) : 0;
 }
 
 /*
@@ -367,17 +416,155 @@ static void doubt_format(struct kernel_rules *r, const bool have[NSYSCTLS],
 		};
 }
 
+/* What a verification compares one zone with. */
+struct zone_check {
+	const struct zi_zone *z, *before;
+	const struct journal_zone *o;
+	struct zone_inputs now, was;
+	bool have_was;
+	/* A restore: was holds the observation's inputs (a v3 journal), else the read before. */
+	bool was_observed;
+};
+
 /*
- * Read the targeted sysctls back and check every populated zone's pagesets:
- * against observed, the values before the change, when given (a restore);
- * else against what this kernel computes from the settings, when its rules
- * are known exactly; else for what holds in every generation.  On a
- * mismatch notes why.  *checks gets the checks made.
+ * One populated zone: against the observation o when given (a restore),
+ * while the inputs it was made under still hold (or are not known, a v2
+ * journal); else against what this kernel computes from the settings and
+ * the inputs at the write or now, when its rules are known exactly; else
+ * for what holds in every generation.
  */
-static int verify(struct kernel *k, struct kernel_rules *r, const struct expectation *ex,
-		  const struct zoneinfo *before, const struct journal *observed,
-		  struct zoneinfo *zi, unsigned *checks, struct apply_why *why)
+static int check_one(const struct kernel_rules *r, const struct expectation *ex,
+		     const struct zone_check *zc, unsigned *checks, struct apply_why *why)
 {
+	const struct zone_inputs *was = zc->have_was ? &zc->was : NULL;
+	int rc;
+
+	if (zc->o && (!zc->was_observed || inputs_same(&zc->was, &zc->now))) {
+		rc = check_zone_observed(r, ex, zc->z, zc->o, &zc->now, why);
+		if (rc == 0) {
+			*checks |= CHECK_OBSERVED;
+			return 0;
+		}
+		/* The inputs held since the observation: what it showed is what to find. */
+		if (zc->was_observed)
+			return rc;
+	}
+	/* A restore whose inputs moved since the observation is a change like any other. */
+	if (!r->doubt.kind) {
+		rc = verify_zone(r, ex, zc->z, &zc->now, was, why);
+		if (rc == 0)
+			*checks |= CHECK_RULES;
+		return rc;
+	}
+	return check_zone_certain(ex, zc->z, zc->o ? NULL : zc->before, &zc->now, was, checks,
+				  why);
+}
+
+static int zone_check_init(const struct sysroot *root, const struct zi_zone *z,
+			   const struct zoneinfo *before, const struct journal *observed,
+			   struct zone_check *zc, struct apply_why *why)
+{
+	const struct zi_zone *b = same_zone(before, z);
+	struct apply_why ignored;
+	int rc;
+
+	*zc = (struct zone_check){ .z = z, .before = b, .o = observed_zone(observed, z) };
+	rc = inputs_of(root, z, &zc->now, why);
+	if (rc)
+		return rc;
+	if (observed_inputs(zc->o, &zc->was))
+		zc->have_was = zc->was_observed = true;
+	else if (b && b->npagesets && inputs_of(root, b, &zc->was, &ignored) == 0)
+		zc->have_was = true;
+	return 0;
+}
+
+/* A zone that moved during a change, as an event: what moved, and whether the rules held. */
+static void tell_moved(const struct apply_ctx *c, const struct zone_check *zc, bool settled,
+		       bool restore)
+{
+	struct apply_moved m = {
+		.node = zc->z->node, .settled = settled, .restore = restore,
+		.managed_was = zc->was.managed, .managed = zc->now.managed,
+		.low_was = zc->was.low, .low = zc->now.low,
+		.cpus_was = zc->was.split, .cpus = zc->now.split,
+	};
+
+	snprintf(m.zone, sizeof(m.zone), "%s", zc->z->name);
+	TELL(c, .kind = APPLY_INPUTS_MOVED, .moved = &m);
+}
+
+/*
+ * Reads of zoneinfo a verification makes while a zone's inputs move under
+ * it, each after a longer pause (0.75 s in all): memory onlined between
+ * zoneinfo's lines, or between the read and the recompute, shows limits
+ * that fit neither the inputs before nor those printed.
+ */
+#define VERIFY_READS 5
+#define VERIFY_FIRST_PAUSE_NS 50000000L
+
+/*
+ * Every populated zone of zi, a fresh read of zoneinfo.  1 when a zone
+ * failed and its inputs had moved (from before, the observation, or the
+ * previous read prev), so that another read may settle it; with last, such
+ * a zone is checked only for what holds in every generation instead.
+ */
+static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
+		       const struct expectation *ex, const struct zoneinfo *before,
+		       const struct journal *observed, const struct zoneinfo *zi,
+		       const struct zoneinfo *prev, bool last, unsigned *checks,
+		       struct apply_why *why)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < zi->nzones && !rc; i++) {
+		const struct zi_zone *z = &zi->zones[i], *p = same_zone(prev, z);
+		struct zone_inputs then;
+		struct zone_check zc;
+		struct apply_why ignored;
+		bool moved;
+
+		if (!z->npagesets)
+			continue;
+		rc = zone_check_init(c->k->root, z, before, observed, &zc, why);
+		if (rc)
+			break;
+		moved = zc.have_was && !inputs_same(&zc.was, &zc.now);
+		rc = check_one(r, ex, &zc, checks, why);
+		if (rc == -EPROTO) {
+			if (p && inputs_of(c->k->root, p, &then, &ignored) == 0 &&
+			    !inputs_same(&then, &zc.now))
+				moved = true;
+			if (!moved)
+				break;
+			if (!last)
+				return 1;
+			rc = check_zone_certain(ex, z, zc.o ? NULL : zc.before, &zc.now, &zc.was,
+						checks, why);
+			if (rc == 0)
+				tell_moved(c, &zc, false, observed != NULL);
+		} else if (rc == 0 && moved) {
+			tell_moved(c, &zc, true, observed != NULL);
+		}
+	}
+	return rc;
+}
+
+/*
+ * Read the targeted sysctls back and check every populated zone's pagesets
+ * (check_one()), reading zoneinfo again while a zone whose inputs move
+ * does not fit them.  before: zoneinfo just before the writes, or NULL;
+ * observed: with zones, a restore's observations.  On a mismatch notes why.
+ * *checks gets the checks made.
+ */
+static int verify(const struct apply_ctx *c, struct kernel_rules *r,
+		  const struct expectation *ex, const struct zoneinfo *before,
+		  const struct journal *observed, struct zoneinfo *zi, unsigned *checks,
+		  struct apply_why *why)
+{
+	struct kernel *k = c->k;
+	struct zoneinfo prev = { .nzones = 0 };
+	long pause = VERIFY_FIRST_PAUSE_NS;
 	int rc;
 
 	*checks = 0;
@@ -399,29 +586,27 @@ static int verify(struct kernel *k, struct kernel_rules *r, const struct expecta
 		}
 		*checks |= CHECK_SYSCTLS;
 	}
-	rc = kernel_load_zoneinfo(k, zi);
-	if (rc) {
-		*why = (struct apply_why){ .kind = WHY_ZONEINFO_UNREADABLE };
-		return rc;
-	}
-	doubt_format(r, ex->have, zi);
-	for (size_t i = 0; i < zi->nzones && !rc; i++) {
-		const struct zi_zone *z = &zi->zones[i];
-
-		if (!z->npagesets)
-			continue;
-		if (observed && observed->nzones) {
-			const struct journal_zone *o = observed_zone(observed, z);
-
-			if (o && !(rc = check_zone_observed(k, r, ex, z, o, why)))
-				*checks |= CHECK_OBSERVED;
-		} else if (!r->doubt.kind) {
-			rc = verify_zone(k->root, r, ex, z, same_zone(before, z), why);
-			*checks |= CHECK_RULES;
-		} else {
-			rc = check_zone_certain(ex, z, same_zone(before, z), checks, why);
+	if (observed && !observed->nzones)
+		observed = NULL;
+	for (int read = 1;; read++) {
+		rc = kernel_load_zoneinfo(k, zi);
+		if (rc) {
+			*why = (struct apply_why){ .kind = WHY_ZONEINFO_UNREADABLE };
+			break;
 		}
+		doubt_format(r, ex->have, zi);
+		*checks &= CHECK_SYSCTLS;
+		rc = check_zones(c, r, ex, before, observed, zi, read > 1 ? &prev : NULL,
+				 read == VERIFY_READS, checks, why);
+		if (rc != 1)
+			break;
+		zoneinfo_free(&prev);
+		prev = *zi;
+		memset(zi, 0, sizeof(*zi));
+		nanosleep(&(struct timespec){ .tv_nsec = pause }, NULL);
+		pause *= 2;
 	}
+	zoneinfo_free(&prev);
 	/* A zone observed before the change must still be there. */
 	for (size_t i = 0; !rc && observed && i < observed->nzones; i++) {
 		const struct journal_zone *o = &observed->zones[i];
@@ -485,15 +670,17 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 		struct zone_expect *e = &res->expected[res->nexpected];
 		struct pcp_zone_input in;
 		struct pcp_expect want = { .floored = false };
+		struct zone_inputs now;
 		int want_batch;
 
 		if (!z->npagesets)
 			continue;
-		rc = zone_input(c->k->root, r, ex, z, z->field[ZI_LOW], &in, &want_batch, &why);
+		rc = inputs_of(c->k->root, z, &now, &why);
 		if (rc) {
 			TELL(c, .kind = APPLY_ZONE_UNKNOWN, .why = &why);
 			break;
 		}
+		rules_input(r, ex, now.managed, z->field[ZI_LOW], now.split, &in, &want_batch);
 		e->node = z->node;
 		snprintf(e->zone, sizeof(e->zone), "%s", z->name);
 		e->batch = want_batch >= 0 ? want_batch : zone_batch(z);
@@ -583,10 +770,13 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 	struct kernel *k = c->k;
 	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
-	struct zoneinfo zi;
+	struct zoneinfo zi, before = { .nzones = 0 };
 	int rc, failed = 0, foreign = 0;
 
 	memset(ex.targeted, 0, sizeof(ex.targeted));
+	/* The inputs at the restore's writes, should the machine move before its verification. */
+	if (kernel_load_zoneinfo(k, &before))
+		memset(&before, 0, sizeof(before));
 	for (size_t i = n; i-- > 0;) {
 		checkpoint_sysctl(k, "rollback", w[i].sysctl);
 		if (!ours_to_restore(c, &w[i], res)) {
@@ -606,7 +796,7 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 		struct apply_why why;
 
 		/* What another writer set makes the values before no longer the ones to expect. */
-		rc = verify(k, &res->rules, &ex, NULL, foreign ? NULL : observed, &zi,
+		rc = verify(c, &res->rules, &ex, &before, foreign ? NULL : observed, &zi,
 			    &res->checks, &why);
 		if (rc == 0)
 			zoneinfo_free(&zi);
@@ -615,6 +805,7 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 			failed = 1;
 		}
 	}
+	zoneinfo_free(&before);
 	if (file) {
 		struct persisted now;
 
@@ -811,7 +1002,7 @@ static enum change_status prepare(struct txn *t)
 static void confirm_unchanged(struct txn *t)
 {
 	struct apply_why why;
-	int rc = verify(t->c->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
+	int rc = verify(t->c, &t->res->rules, &t->want, &t->res->zi_before, NULL,
 			&t->res->zi_after, &t->res->checks, &why);
 
 	t->res->verified = rc == 0;
@@ -821,18 +1012,21 @@ static void confirm_unchanged(struct txn *t)
 
 /*
  * What the populated zones show before the first write, for the restore to
- * be checked against: batch; high where the kernel sets it on every CPU at
- * once (up to 6.6); high_min and high_max where printed.  A value that
- * differs between the CPUs of a zone is not recorded; a machine with more
- * zones than a journal holds records none (its restore is checked by the
- * rules).
+ * be checked against, and the inputs they were computed from: batch; high
+ * where the kernel sets it on every CPU at once (up to 6.6); high_min and
+ * high_max where printed.  A value that differs between the CPUs of a zone
+ * is not recorded; a machine with more zones than a journal holds records
+ * none (its restore is checked by the rules).
  */
-static void observe(const struct kernel_rules *r, const struct zoneinfo *zi, struct journal *j)
+static void observe(const struct sysroot *root, const struct kernel_rules *r,
+		    const struct zoneinfo *zi, struct journal *j)
 {
 	j->nzones = 0;
 	for (size_t i = 0; i < zi->nzones; i++) {
 		const struct zi_zone *z = &zi->zones[i];
 		struct journal_zone *o = &j->zones[j->nzones];
+		struct zone_inputs in;
+		struct apply_why ignored;
 		int lo, hi, lo2, hi2;
 
 		if (!z->npagesets || zone_batch(z) < 0)
@@ -855,6 +1049,12 @@ static void observe(const struct kernel_rules *r, const struct zoneinfo *zi, str
 				o->high_max = lo2;
 			}
 		}
+		if (inputs_of(root, z, &in, &ignored) == 0) {
+			o->have_inputs = true;
+			o->managed = in.managed;
+			o->low = in.low;
+			o->cpus = in.split;
+		}
 		j->nzones++;
 	}
 }
@@ -872,7 +1072,7 @@ static enum change_status write_all(struct txn *t)
 		t->j.old[t->j.n++] = res->writes[i].from;
 	}
 	t->j.have_wrote = true;
-	observe(&res->rules, &res->zi_before, &t->j);
+	observe(t->c->k->root, &res->rules, &res->zi_before, &t->j);
 	checkpoint(t->c->k, "journal");
 	if (!t->req->in_session && journal_write_at(t->files, &t->j))
 		return CHANGE_FAILED;
@@ -897,7 +1097,7 @@ static enum change_status verify_writes(struct txn *t)
 	struct apply_why why;
 
 	checkpoint(t->c->k, "verify");
-	if (verify(t->c->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
+	if (verify(t->c, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
 		   &t->res->zi_after, &t->res->checks, &why)) {
 		TELL(t->c, .kind = APPLY_VERIFY_FAILED, .why = &why);
 		t->res->unexpected = why;
@@ -1385,7 +1585,7 @@ static enum change_status session_begin(const struct apply_ctx *c, struct change
 		st = CHANGE_FAILED;
 	if (!st) {
 		doubt_format(&s->original.rules, s->original.have, &s->original.zi_before);
-		observe(&s->original.rules, &s->original.zi_before, j);
+		observe(k->root, &s->original.rules, &s->original.zi_before, j);
 	}
 	if (!st && journal_write(k->root, j))
 		st = CHANGE_FAILED;

@@ -75,6 +75,25 @@ struct apply_zone_clamp {
 };
 
 /*
+ * A zone whose inputs (managed pages, low watermark, CPUs) moved between
+ * the reading before a change's writes, or a restore's observation, and
+ * its verification.
+ */
+struct apply_moved {
+	int node;
+	char zone[ZI_ZONE_NAME_MAX];
+	unsigned long long managed_was, managed, low_was, low;
+	unsigned cpus_was, cpus;
+	/*
+	 * The limits fit the rules for the inputs at the write or now; else
+	 * they kept moving, and only what holds at any inputs was checked.
+	 */
+	bool settled;
+	/* A restore, whose inputs are compared with those of its observation. */
+	bool restore;
+};
+
+/*
  * What happened during a change, in order, as it happens: the transaction
  * words nothing, its caller's listener says each event (change.c).  An event
  * is handed over at once, so that what is to be said before a checkpoint
@@ -105,6 +124,7 @@ enum apply_event_kind {
 	APPLY_ROLLBACK_STUCK,		/* none: after APPLY_ROLLBACK_FAILED of a rollback */
 	APPLY_JOURNAL_NOT_REMOVED,	/* path, err */
 	APPLY_SESSION_NOT_RESTORED,	/* none: the session's journal is kept */
+	APPLY_INPUTS_MOVED,		/* moved */
 };
 
 struct apply_event {
@@ -117,6 +137,7 @@ struct apply_event {
 	const struct apply_why *why;
 	const struct apply_zone_clamp *zones;
 	size_t nzones;
+	const struct apply_moved *moved;
 };
 
 /* Who hears the events of a call; NULL hears nothing. */

@@ -20,8 +20,12 @@
 #include "numparse.h"
 #include "sysroot.h"
 
-/* v2 added the observed lines; a v1 journal (without them) still rolls back. */
-#define JOURNAL_MAGIC "pcpctl journal v2\n"
+/*
+ * v2 added the observed lines, v3 the inputs behind each; v1 and v2
+ * journals still roll back.
+ */
+#define JOURNAL_MAGIC "pcpctl journal v3\n"
+#define JOURNAL_MAGIC_V2 "pcpctl journal v2\n"
 #define JOURNAL_MAGIC_V1 "pcpctl journal v1\n"
 
 uint64_t journal_checksum(const char *s, size_t len)
@@ -56,6 +60,10 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 		if (z->high_min >= 0)
 			len += (size_t)snprintf(buf + len, size - len, " high_min %d high_max %d",
 						z->high_min, z->high_max);
+		if (z->have_inputs)
+			len += (size_t)snprintf(buf + len, size - len, " managed %llu low %llu cpus %u",
+						(unsigned long long)z->managed,
+						(unsigned long long)z->low, z->cpus);
 		len += (size_t)snprintf(buf + len, size - len, "\n");
 	}
 	if (j->persist) {
@@ -217,24 +225,30 @@ static int parse_wrote(char *text, struct journal *j, unsigned *seen, char *why,
 }
 
 /*
- * "NODE ZONE batch B [high H] [high_min A high_max M]" of an observed
- * line: what a zone showed before the first write.
+ * "NODE ZONE batch B [high H] [high_min A high_max M] [managed P low L
+ * cpus C]" of an observed line: what a zone showed before the first write,
+ * and in a v3 journal what that was computed from.
  */
-static int parse_observed(char *text, struct journal *j, char *why, size_t whylen)
+static int parse_observed(char *text, bool v3, struct journal *j, char *why, size_t whylen)
 {
-	static const char *const keys[] = { "batch", "high", "high_min", "high_max" };
+	static const char *const keys[] = { "batch", "high", "high_min", "high_max",
+					    "managed", "low", "cpus" };
+	static const long max[] = { INT_MAX, INT_MAX, INT_MAX, INT_MAX, LONG_MAX, LONG_MAX,
+				    INT_MAX };
 	static const char zone_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					 "0123456789";
 	struct journal_zone *z = &j->zones[j->nzones];
-	long v[ARRAY_SIZE(keys)] = { -1, -1, -1, -1 }, node;
+	long v[ARRAY_SIZE(keys)], node;
 	char *word[2 + 2 * ARRAY_SIZE(keys) + 1], *save;
 	size_t n = 0, w = 2;
-	bool bad;
+	bool bad, inputs;
 
 	if (j->nzones == JOURNAL_ZONES_MAX) {
 		snprintf(why, whylen, "it records more than %d zones", JOURNAL_ZONES_MAX);
 		return -EBADMSG;
 	}
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
+		v[k] = -1;
 	for (char *t = strtok_r(text, " ", &save); t && n < ARRAY_SIZE(word);
 	     t = strtok_r(NULL, " ", &save))
 		word[n++] = t;
@@ -244,10 +258,13 @@ static int parse_observed(char *text, struct journal *j, char *why, size_t whyle
 	for (size_t k = 0; !bad && k < ARRAY_SIZE(keys) && w + 1 < n; k++) {
 		if (strcmp(word[w], keys[k]) != 0)
 			continue;
-		bad = parse_long(word[w + 1], 0, INT_MAX, &v[k]) != 0;
+		bad = parse_long(word[w + 1], 0, max[k], &v[k]) != 0;
 		w += 2;
 	}
-	if (bad || w != n || v[0] < 0 || (v[2] < 0) != (v[3] < 0)) {
+	/* The inputs come all three or not at all, and only from v3 on. */
+	inputs = v[4] >= 0;
+	if (bad || w != n || v[0] < 0 || (v[2] < 0) != (v[3] < 0) ||
+	    (v[5] < 0) != !inputs || (v[6] < 0) != !inputs || (inputs && !v3)) {
 		snprintf(why, whylen, "malformed observed line");
 		return -EBADMSG;
 	}
@@ -257,7 +274,13 @@ static int parse_observed(char *text, struct journal *j, char *why, size_t whyle
 			return -EBADMSG;
 		}
 	*z = (struct journal_zone){ .node = (int)node, .batch = (int)v[0], .high = (int)v[1],
-				    .high_min = (int)v[2], .high_max = (int)v[3] };
+				    .high_min = (int)v[2], .high_max = (int)v[3],
+				    .have_inputs = inputs };
+	if (inputs) {
+		z->managed = (uint64_t)v[4];
+		z->low = (uint64_t)v[5];
+		z->cpus = (unsigned)v[6];
+	}
 	snprintf(z->name, sizeof(z->name), "%s", word[1]);
 	j->nzones++;
 	return 0;
@@ -269,7 +292,7 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 	char *line, *save;
 	unsigned long long want;
 	unsigned seen = 0;
-	bool v1;
+	bool v1, v3;
 	char tail;
 
 	memset(j, 0, sizeof(*j));
@@ -279,8 +302,9 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 	}
 	sum = strstr(text, "\nsum ");
 	v1 = strncmp(text, JOURNAL_MAGIC_V1, strlen(JOURNAL_MAGIC_V1)) == 0;
-	if (!v1 && strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
-		snprintf(why, whylen, "it does not start with \"pcpctl journal v2\" (or v1)");
+	v3 = strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) == 0;
+	if (!v1 && !v3 && strncmp(text, JOURNAL_MAGIC_V2, strlen(JOURNAL_MAGIC_V2)) != 0) {
+		snprintf(why, whylen, "it does not start with \"pcpctl journal v3\" (or v2, v1)");
 		return -EBADMSG;
 	}
 	/* NOLINTNEXTLINE(cert-err34-c): 16 hex digits cannot overflow; the length is checked. */
@@ -328,7 +352,7 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 					 "comes before the settings or after the persist line");
 				return -EBADMSG;
 			}
-			rc = parse_observed(value, j, why, whylen);
+			rc = parse_observed(value, v3, j, why, whylen);
 			if (rc)
 				return rc;
 			continue;
@@ -432,7 +456,8 @@ static bool is_stale(const struct sysroot *root, char *note, size_t notelen)
 	if (read_raw(root, buf, sizeof(buf), &n, why, sizeof(why)))
 		return false;
 	if (n <= strlen(JOURNAL_MAGIC) &&
-	    (memcmp(buf, JOURNAL_MAGIC, n) == 0 || memcmp(buf, JOURNAL_MAGIC_V1, n) == 0)) {
+	    (memcmp(buf, JOURNAL_MAGIC, n) == 0 || memcmp(buf, JOURNAL_MAGIC_V2, n) == 0 ||
+	     memcmp(buf, JOURNAL_MAGIC_V1, n) == 0)) {
 		snprintf(note, notelen, "it records no setting: a pcpctl stopped while creating it, "
 			 "before it wrote any");
 		return true;

@@ -31,6 +31,14 @@ struct journal_zone {
 	int node;
 	char name[16];
 	int batch, high, high_min, high_max;
+	/*
+	 * What the kernel computed those from (v3): managed pages, the low
+	 * watermark without its boost, the CPUs high is split over.  A restore
+	 * compares with the values only while these hold.
+	 */
+	bool have_inputs;
+	uint64_t managed, low;
+	unsigned cpus;
 };
 
 struct journal {
@@ -55,7 +63,7 @@ struct journal {
 };
 
 /* Larger than any journal we write; a bigger file is not ours. */
-#define JOURNAL_MAX 32768
+#define JOURNAL_MAX 65536
 
 /* FNV-1a of the text before the journal's "sum" line. */
 uint64_t journal_checksum(const char *s, size_t len);

@@ -25,6 +25,10 @@
  *                           checkpoint and before every write takes effect,
  *                           so that a kill at a random moment can land in
  *                           every window of the transaction
+ *   move STEP WHAT...       the machine moves at checkpoint STEP (every
+ *                           such line of the step), as sim_move() says
+ *   moving NODE ZONE DELTA  memory that never holds still: each read of
+ *                           zoneinfo is followed by a "late" move
  * A sysctl write happens in a child process, so that, as in the kernel, a
  * SIGKILL of pcpctl cannot cut it in half.
  */
@@ -466,6 +470,189 @@ static void foreign_write(struct kernel *k, const char *step)
 		set_value(k, (enum pcp_sysctl)s, value, 0);
 }
 
+/* The line of zoneinfo text at p, up to its newline, as a string in buf. */
+static const char *line_at(const char *p, const char *end, char *buf, size_t size)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t n = (size_t)((nl ? nl : end) - p);
+
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
+	return nl ? nl + 1 : end;
+}
+
+static bool is_zone_header(const char *line, int node, const char *zone)
+{
+	int n;
+	char name[32];
+
+	return sscanf(line, "Node %d, zone %31s", &n, name) == 2 && n == node &&
+	       strcmp(name, zone) == 0;
+}
+
+/* A CPU's block of a zone's pagesets: "    cpu: N" and the lines indented below it. */
+static bool in_cpu_block(const char *line)
+{
+	return strncmp(line, "      ", 6) == 0 || strncmp(line, "  vm stats threshold", 20) == 0;
+}
+
+/*
+ * zoneinfo with one zone's "managed" or "low" line moved by delta, a CPU's
+ * blocks taken out (offline) or copied from each zone's first CPU (online):
+ * what the kernel prints after memory, a watermark or a CPU came or went.
+ */
+static int edit_zoneinfo(struct kernel *k, int node, const char *zone, const char *key,
+			 long delta, long cpu, bool online)
+{
+	char *text, *out, line[256], first[4096] = "";
+	size_t len, o = 0, flen = 0;
+	bool here = false, pagesets = false, skip = false, copying = false, placed = false;
+	int rc = read_text(k, PATH_ZONEINFO, &text);
+
+	if (rc)
+		return rc;
+	len = strlen(text);
+	out = malloc(len * 2 + 4096);
+	if (!out) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *next = line_at(p, end, line, sizeof(line));
+		const char *s = line + strspn(line, " ");
+		long n = -1;
+		bool cpu_line = sscanf(s, "cpu: %ld", &n) == 1;
+
+		/* The zone's pagesets end here: an online CPU not placed yet goes last. */
+		if (pagesets && !cpu_line && !in_cpu_block(line)) {
+			if (online && !placed)
+				o += (size_t)sprintf(out + o, "    cpu: %ld\n%s", cpu, first);
+			pagesets = skip = copying = false;
+		}
+		if (strncmp(line, "Node ", 5) == 0) {
+			here = key && is_zone_header(line, node, zone);
+			flen = 0;
+			first[0] = '\0';
+			placed = false;
+		}
+		if (cpu_line) {
+			/* Before the first higher CPU, once the zone's first block is known. */
+			if (online && !placed && n > cpu && flen) {
+				o += (size_t)sprintf(out + o, "    cpu: %ld\n%s", cpu, first);
+				placed = true;
+			}
+			placed = placed || (online && n == cpu);
+			copying = !pagesets;
+			pagesets = true;
+			skip = !online && n == cpu;
+		} else if (copying && flen + strlen(line) + 2 < sizeof(first)) {
+			flen += (size_t)sprintf(first + flen, "%s\n", line);
+		}
+		if (here && strncmp(s, key, strlen(key)) == 0 && s[strlen(key)] == ' ' &&
+		    !strchr(s, ':')) {
+			const char *num = s + strcspn(s, "0123456789");
+
+			o += (size_t)sprintf(out + o, "%.*s%ld\n", (int)(num - line), line,
+					     strtol(num, NULL, 10) + delta);
+		} else if (!skip) {
+			o += (size_t)sprintf(out + o, "%s\n", line);
+		}
+		p = next;
+	}
+	if (pagesets && online && !placed)
+		o += (size_t)sprintf(out + o, "    cpu: %ld\n%s", cpu, first);
+	rc = write_text(k, PATH_ZONEINFO, out, o);
+	free(out);
+	free(text);
+	return rc;
+}
+
+/*
+ * The machine moves under pcpctl, WHAT being one of
+ *   managed NODE ZONE DELTA   memory onlined (offlined, DELTA < 0): the
+ *                             zone's managed pages move, and every zone's
+ *                             limits are recomputed (zone_pcp_update())
+ *   balloon NODE ZONE DELTA   a balloon: managed pages move, nothing is
+ *                             recomputed (adjust_managed_page_count())
+ *   late NODE ZONE DELTA      as managed, but the recompute comes only after
+ *                             zoneinfo is read once more: a reader between
+ *                             the two sees limits no inputs it can see explain
+ *   low NODE ZONE DELTA       a min_free_kbytes write: the low watermark
+ *                             moves, every zone recomputed
+ *   offline CPU, online CPU   CPU hotplug: the CPU's pagesets go or come
+ *                             (copied from the zone's first CPU), every zone
+ *                             recomputed
+ */
+int sim_move(struct kernel *k, int argc, char **argv)
+{
+	long delta = 0, node = 0, cpu = -1;
+	const char *what = argc > 0 ? argv[0] : "";
+	bool zone_move = argc == 4 && parse_long(argv[1], 0, INT_MAX, &node) == 0 &&
+			 parse_long(argv[3], LONG_MIN / 2, LONG_MAX / 2, &delta) == 0;
+	bool cpu_move = argc == 2 && parse_long(argv[1], 0, INT_MAX, &cpu) == 0;
+	int rc;
+
+	if (zone_move && (!strcmp(what, "managed") || !strcmp(what, "balloon") ||
+			  !strcmp(what, "late") || !strcmp(what, "low")))
+		rc = edit_zoneinfo(k, (int)node, argv[2], strcmp(what, "low") ? "managed" : "low",
+				   delta, -1, false);
+	else if (cpu_move && (!strcmp(what, "offline") || !strcmp(what, "online")))
+		rc = edit_zoneinfo(k, -1, "", NULL, 0, cpu, !strcmp(what, "online"));
+	else
+		return -EINVAL;
+	if (rc || !strcmp(what, "balloon"))
+		return rc;
+	if (!strcmp(what, "late"))
+		return write_text(k, "/sim/pending-recompute", "", 0);
+	return recompute(k, false, false, 0);
+}
+
+/* Every "move STEP WHAT..." line of the step, in order. */
+static void move_at(struct kernel *k, const char *step)
+{
+	char *text, *line, *save;
+
+	if (read_text(k, "/sim/faults", &text))
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *word[8], *wsave;
+		int n = 0;
+
+		for (char *w = strtok_r(line, " ", &wsave); w && n < 8; w = strtok_r(NULL, " ", &wsave))
+			word[n++] = w;
+		if (n >= 3 && !strcmp(word[0], "move") && !strcmp(word[1], step))
+			sim_move(k, n - 2, word + 2);
+	}
+	free(text);
+}
+
+/*
+ * zoneinfo as it is; a "late" move's recompute lands right after this read,
+ * which sees the file as it was.
+ */
+static int sim_open_zoneinfo(struct kernel *k)
+{
+	char *pending = tree_path(k, "/sim/pending-recompute"), *text;
+	bool moving = false;
+	int fd;
+
+	/* "moving NODE ZONE DELTA": memory that never holds still, a "late" move at every read. */
+	if (read_text(k, "/sim/faults", &text) == 0) {
+		char *line = strstr(text, "moving "), *word[4] = { "balloon" }, *save;
+		int n = 1;
+
+		for (char *w = line ? strtok_r(line + 7, " \n", &save) : NULL; w && n < 4;
+		     w = strtok_r(NULL, " \n", &save))
+			word[n++] = w;
+		moving = n == 4 && sim_move(k, 4, word) == 0;
+		free(text);
+	}
+	fd = kernel_open_zoneinfo_file(k);
+	if (fd >= 0 && pending && (unlink(pending) == 0 || moving))
+		recompute(k, false, false, 0);
+	free(pending);
+	return fd;
+}
+
 /*
  * "hold STEP": a test waits for the marker, not for a time, however slow
  * the machine; the bound only ends a hold that a dead test left behind.
@@ -492,12 +679,13 @@ static void sim_checkpoint(struct kernel *k, const char *step)
 	if (fault(k, "crash", step, NULL, 0))
 		raise(SIGKILL);
 	foreign_write(k, step);
+	move_at(k, step);
 	if (fault(k, "hold", step, NULL, 0))
 		hold(k);
 }
 
 static const struct kernel_ops sim_ops = {
-	.open_zoneinfo = kernel_open_zoneinfo_file,
+	.open_zoneinfo = sim_open_zoneinfo,
 	.read_vmstat = kernel_read_vmstat_file,
 	.read_sysctl = kernel_read_sysctl_file,
 	.write_sysctl = sim_write_sysctl,

@@ -12,4 +12,11 @@ struct kernel;
  */
 int sim_boot(struct kernel *k);
 
+/*
+ * The machine moves under pcpctl: memory, a watermark or a CPU comes or
+ * goes (argv: "managed 0 Normal 32768", "offline 1", ...; see simkernel.c).
+ * 0, -EINVAL for words it does not know, or another negative errno.
+ */
+int sim_move(struct kernel *k, int argc, char **argv);
+
 #endif
