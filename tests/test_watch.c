@@ -176,6 +176,31 @@ static void read_vmstat_fixture(struct vm_counters *c)
 }
 
 /* MemFree, which FREE_PCT divides by, from a real /proc/meminfo. */
+/* Memory onlined between two samples: the zone's managed pages and their change. */
+static void test_managed_change(void **state)
+{
+	struct watch_sample prev = { 0 }, cur = { 0 };
+	struct zoneinfo zi;
+	long long d = 0;
+
+	(void)state;
+	parse_fixture("debian-6.12-4cpu-2node.zoneinfo", &zi);
+	assert_int_equal(watch_sample_build(&zi, NULL, false, &prev), 0);
+	for (size_t i = 0; i < zi.nzones; i++)
+		if (zi.zones[i].node == 1 && strcmp(zi.zones[i].name, "Normal") == 0)
+			zi.zones[i].field[ZI_MANAGED] += 32768;
+	assert_int_equal(watch_sample_build(&zi, NULL, false, &cur), 0);
+	zoneinfo_free(&zi);
+	assert_int_equal(zone_of(&cur, 1, "Normal")->managed, 253315 + 32768);
+	for (size_t i = 0; i < cur.nzones; i++) {
+		assert_true(watch_managed_change(&prev, &cur, i, &d));
+		assert_int_equal(d, cur.zones[i].node == 1 && !strcmp(cur.zones[i].name, "Normal") ?
+				    32768 : 0);
+	}
+	watch_sample_free(&prev);
+	watch_sample_free(&cur);
+}
+
 static void test_meminfo_memfree(void **state)
 {
 	char *text;
@@ -321,7 +346,7 @@ static void test_json_lines(void **state)
 	assert_non_null(strstr(later, "{\"node\":0,\"zone\":\"DMA\",\"cpus\":4,\"pages\":0,"
 				      "\"pages_change\":0,\"fill_mean_pct\":null,\"fill_max_pct\":null,"
 				      "\"batch\":1,\"batch_min\":1,\"batch_max\":1,\"high\":0,\"high_lo\":0,"
-				      "\"high_hi\":0}"));
+				      "\"high_hi\":0,\"managed\":3840,\"managed_change\":0}"));
 	assert_non_null(strstr(per_cpu, "{\"node\":1,\"zone\":\"Normal\",\"cpu\":3,\"count\":383,"
 					"\"count_change\":-100,\"fill_pct\":9.7,\"high\":3933,"
 					"\"batch\":63}]}\n"));
@@ -411,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_summary_of_numa_fixture),
 		cmocka_unit_test(test_selection_and_per_cpu),
 		cmocka_unit_test(test_changes),
+		cmocka_unit_test(test_managed_change),
 		cmocka_unit_test(test_vmstat_parse),
 		cmocka_unit_test(test_meminfo_memfree),
 		cmocka_unit_test(test_rates),

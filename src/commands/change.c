@@ -864,9 +864,13 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 
 			if (r.foreign[w->sysctl])
 				continue;
-			/* a change killed before this write left it as it was */
+			/*
+			 * A change killed before this write left it as it was, or a
+			 * rollback that failed on another value restored it already.
+			 */
 			if (r.before[w->sysctl] == w->from)
-				printf("vm.%s = %ld, as before: the change had not written it\n",
+				printf("vm.%s = %ld, as before the change: it had not been written, "
+				       "or an earlier rollback restored it\n",
 				       sysctl_name(w->sysctl), w->from);
 			else
 				printf("restored vm.%s = %ld (was %ld)\n", sysctl_name(w->sysctl),

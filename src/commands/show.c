@@ -476,9 +476,10 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 	bool minmax = (zi.pageset_fields & (1u << ZI_HIGH_MIN)) || o->out.format == OUT_JSON;
 	bool free_pct = live || o->out.format == OUT_JSON;
 	const char *summary = o->out.format == OUT_JSON ?
-		"NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,BATCH_MIN,BATCH_MAX,HIGH,HIGH_LO,HIGH_HI,FREE_PCT" :
-		free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,FREE_PCT" :
-			   "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH";
+		"NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,BATCH_MIN,BATCH_MAX,HIGH,HIGH_LO,HIGH_HI,"
+		"MANAGED,FREE_PCT" :
+		free_pct ? "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,MANAGED,FREE_PCT" :
+			   "NODE,ZONE,CPUS,PAGES,MAXCOUNT,MIB,BATCH,HIGH,MANAGED";
 	const char *defaults = o->summary ? summary :
 			       minmax ? "NODE,ZONE,CPU,COUNT,HIGH,BATCH,HIGH_MIN,HIGH_MAX" :
 					"NODE,ZONE,CPU,COUNT,HIGH,BATCH";

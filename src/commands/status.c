@@ -13,6 +13,7 @@
 #include "report.h"
 #include "sysctld.h"
 #include "sysroot.h"
+#include "zoneinfo.h"
 
 #ifndef PCPCTL_SOURCE_PATCHDIR
 #define PCPCTL_SOURCE_PATCHDIR ""
@@ -137,8 +138,39 @@ static void print_boot(const struct sysctld_key *k, const char *name, bool have)
 	close_json_object();
 }
 
+/*
+ * Each populated zone's managed pages: the limits scale with them, and
+ * memory hotplug or a balloon moves them while the system runs.  Nothing
+ * where zoneinfo cannot be read (null in JSON): the settings still are.
+ */
+static void print_managed(const struct zoneinfo *zi, bool have)
+{
+	if (!have) {
+		print_null(PRINT_JSON, "zones", "%s", NULL);
+		return;
+	}
+	open_json_array("zones");
+	for (size_t i = 0; i < zi->nzones; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+		char label[48];
+
+		if (!z->npagesets)
+			continue;
+		open_json_object(NULL);
+		snprintf(label, sizeof(label), "node %d zone %s managed pages:", z->node, z->name);
+		print_string(PRINT_FP, NULL, "%-35s ", label);
+		print_long(PRINT_JSON, "node", "%ld", z->node);
+		print_string(PRINT_JSON, "zone", "%s", z->name);
+		print_u64(PRINT_ANY, "managed", "%llu\n", (unsigned long long)z->field[ZI_MANAGED]);
+		close_json_object();
+	}
+	close_json_array();
+}
+
 int cmd_status(const struct sysroot *root, bool json)
 {
+	struct zoneinfo zi = { .nzones = 0 };
+	bool have_zi;
 	struct sysctld boot;
 	struct kernel *k = kernel_open(root);
 	long value[NSYSCTLS];
@@ -161,10 +193,12 @@ int cmd_status(const struct sysroot *root, bool json)
 	}
 	if (kernel_read_settings(k, have, value))
 		rc = EXIT_FAIL;
+	have_zi = !rc && kernel_load_zoneinfo(k, &zi) == 0;
 	k->ops->close(k);
 	if (!rc && sysctld_read(root, NULL, &boot))
 		rc = EXIT_FAIL;
 	if (rc) {
+		zoneinfo_free(&zi);
 		free(release);
 		return rc;
 	}
@@ -189,6 +223,8 @@ int cmd_status(const struct sysroot *root, bool json)
 	for (int s = 0; s < NSYSCTLS && is_json_context(); s++)
 		print_boot(&boot.key[s], sysctl_name(s), have[s]);
 	close_json_object();
+	print_managed(&zi, have_zi);
+	zoneinfo_free(&zi);
 	sysctld_free(&boot);
 	free(release);
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;

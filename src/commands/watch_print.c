@@ -263,6 +263,8 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	bool have_free = watch_free_rate(prev, cur, &free_s);
 	bool have_seconds = watch_seconds(prev, cur, &seconds);
 	struct watch_delta d;
+	long long managed = 0;
+	bool have;
 	char when[48];
 	struct tm tm;
 	size_t n;
@@ -306,6 +308,9 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 		print_long_or_null("high", "%ld", z->high_lo == z->high_hi, z->high_lo);
 		print_long(PRINT_JSON, "high_lo", "%ld", z->high_lo);
 		print_long(PRINT_JSON, "high_hi", "%ld", z->high_hi);
+		print_u64(PRINT_JSON, "managed", "%llu", z->managed);
+		have = prev && watch_managed_change(prev, cur, i, &managed);
+		print_long_or_null("managed_change", "%ld", have, (long)managed);
 		close_json_object();
 	}
 	close_json_array();

@@ -79,6 +79,24 @@ static int take_sample(struct kernel *k, const struct watch_opts *o,
 }
 
 /* The table sized by the first sample, and a note of the columns a terminal left out. */
+/*
+ * A sample whose zones' managed pages moved since the last one: its batch
+ * and high may have moved with them, and not by any setting.  On stderr,
+ * so that the rows stay a table; JSON Lines carry managed_change.
+ */
+static void note_moved(const struct watch_sample *prev, const struct watch_sample *cur)
+{
+	for (size_t i = 0; prev && i < cur->nzones; i++) {
+		const struct watch_zone *z = &cur->zones[i];
+		long long change;
+
+		if (watch_managed_change(prev, cur, i, &change) && change)
+			pcp_note("node %d zone %s: managed pages %s by %lld since the last sample; "
+				 "its limits follow them", z->node, z->name,
+				 change > 0 ? "grew" : "shrank", change > 0 ? change : -change);
+	}
+}
+
 static int fit_table(struct watch_table *t, const struct watch_sample *first, bool per_cpu)
 {
 	int width = terminal_width();
@@ -141,6 +159,8 @@ int watch_run(const struct sysroot *root, const struct watch_opts *o,
 			rc = EXIT_FAIL;
 			break;
 		}
+		if (!o->json)
+			note_moved(prev, cur);
 		if (prev)
 			watch_sample_free(prev);
 		prev = cur;

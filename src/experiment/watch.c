@@ -45,6 +45,7 @@ static bool zone_reduce(const struct zi_zone *z, const struct watch_select *sel,
 	wz->node = z->node;
 	memcpy(wz->name, z->name, sizeof(wz->name));
 	wz->fill_max = NAN;
+	wz->managed = z->field[ZI_MANAGED];
 	for (size_t j = 0; j < z->npagesets; j++) {
 		const struct zi_pageset *ps = &z->pagesets[j];
 		const int *v = ps->value;
@@ -144,6 +145,17 @@ bool watch_zone_change(const struct watch_sample *prev, const struct watch_sampl
 	if (!p)
 		return false;
 	*change = (long long)cur->zones[i].pages - (long long)p->pages;
+	return true;
+}
+
+bool watch_managed_change(const struct watch_sample *prev, const struct watch_sample *cur,
+			  size_t i, long long *change)
+{
+	const struct watch_zone *p = prev_zone(prev, cur, i);
+
+	if (!p)
+		return false;
+	*change = (long long)cur->zones[i].managed - (long long)p->managed;
 	return true;
 }
 

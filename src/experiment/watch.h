@@ -37,6 +37,8 @@ struct watch_zone {
 	 */
 	double fill_mean, fill_max;
 	int batch_min, batch_max, high_lo, high_hi;
+	/* The zone's managed pages: memory hotplug and balloons move them, and the limits with them. */
+	unsigned long long managed;
 };
 
 struct watch_cpu {
@@ -69,6 +71,9 @@ double watch_elapsed(const struct watch_sample *prev, const struct watch_sample 
 /* Pages of cur's zone i minus the same zone's in prev; false when prev lacks the zone. */
 bool watch_zone_change(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
 		       long long *change);
+/* Likewise for the managed pages of cur's zone i. */
+bool watch_managed_change(const struct watch_sample *prev, const struct watch_sample *cur,
+			  size_t i, long long *change);
 /* Likewise for the count of cur's pageset i. */
 bool watch_cpu_change(const struct watch_sample *prev, const struct watch_sample *cur, size_t i,
 		      long long *change);
