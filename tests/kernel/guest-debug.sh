@@ -11,6 +11,9 @@
 # disables and re-enables the zone's pagesets) and each CPU allocates and
 # frees; at the end every block it onlined goes offline and online again
 # twice, emptying the Movable zones, while another task writes the batch.
+# Before that loop, pcpctl itself sets, resets and rolls back changes while
+# blocks are onlined and CPUs cycled beside it (moving-pcpctl,
+# moving-journals, "# moving-summary: ...").
 # The host reads the console for lockdep, KCSAN and other reports;
 # the guest prints "PASS|FAIL name" lines and "# debug-summary: ...".
 #
@@ -99,6 +102,49 @@ zone_cycle() {
 	zone_cycles=$((zone_cycles + 1))
 }
 
+verdict() { # NAME WHY CONDITION... : PASS when CONDITION holds
+	_n=$1 _w=$2
+	shift 2
+	if "$@"; then echo "PASS $_n"; else echo "FAIL $_n: $_w"; fi
+}
+
+managed() { awk '$1 == "managed" { s += $2 } END { print s }' /proc/zoneinfo; }
+
+# pcpctl on a machine that moves: in each cycle, while a memory block is
+# onlined (managed pages grow and the kernel recomputes every zone's limits)
+# and a CPU goes offline and online in the background, pcpctl sets the
+# fraction and the batch and resets them; then, while another CPU goes
+# offline and online, a change killed midway is rolled back.  Every command
+# must succeed and no journal may be left.
+moving() { # CYCLES
+	_fails=0 _left=0 _kills=0 _j=0 _m0=$(managed)
+	: >/tmp/moves
+	while [ $_j -lt "$1" ]; do
+		(mem_step; cpu_cycle $((_j % 3 + 1)); echo m >>/tmp/moves) &
+		for _cmd in "set --fraction $((8 + _j * 17))" "set --batch $MID" reset; do
+			# shellcheck disable=SC2086 # the words of the command
+			pcpctl $_cmd >/tmp/moving.out 2>&1 ||
+				{ _fails=$((_fails + 1)); echo "# moving: pcpctl $_cmd failed:"; cat /tmp/moving.out; }
+		done
+		wait
+		cpu_cycle $((_j % 3 + 1)) &
+		pcpctl set --fraction 9 >/dev/null 2>&1 &
+		_pid=$!
+		sleep "0.$((_j % 9 + 1))"
+		kill -9 "$_pid" 2>/dev/null && _kills=$((_kills + 1))
+		wait "$_pid"
+		wait
+		pcpctl rollback >/tmp/moving.out 2>&1 ||
+			{ _fails=$((_fails + 1)); echo "# moving: pcpctl rollback failed:"; cat /tmp/moving.out; }
+		[ ! -e /run/pcpctl/journal ] || _left=$((_left + 1))
+		pcpctl reset >/dev/null 2>&1 || _fails=$((_fails + 1))
+		_j=$((_j + 1))
+	done
+	verdict moving-pcpctl "$_fails pcpctl commands failed" test "$_fails" = 0
+	verdict moving-journals "$_left journals left" test "$_left" = 0
+	echo "# moving-summary: $1 cycles, $(wc -l </tmp/moves) memory blocks onlined beside pcpctl (managed pages $_m0 -> $(managed)), $((2 * $1)) CPU offline/online cycles, $((4 * $1)) pcpctl changes, $_kills killed midway and rolled back, $_fails failures, $_left journals left"
+}
+
 churn() { # CPU : allocate and free 16 MiB there
 	taskset -c "$1" dd if=/dev/zero of=/tmp/churn bs=1M count=16 2>/dev/null
 	taskset -c "$1" rm -f /tmp/churn
@@ -128,6 +174,13 @@ bg_writer() {
 
 : >/tmp/bgwrites
 : >/tmp/ours
+# A quarter of the cycles with pcpctl while memory and CPUs come and go (a
+# block each), before the loop below onlines the rest of the blocks.
+if [ -x /usr/bin/pcpctl ]; then
+	moving $((KT_CYCLES / 4))
+else
+	echo "SKIP moving-pcpctl: no pcpctl in this guest"
+fi
 t0=$(date +%s)
 i=0
 while [ $i -lt "$KT_CYCLES" ]; do
@@ -153,11 +206,6 @@ done
 zone_cycle
 zone_cycle
 t1=$(date +%s)
-verdict() { # NAME WHY CONDITION... : PASS when CONDITION holds
-	_n=$1 _w=$2
-	shift 2
-	if "$@"; then echo "PASS $_n"; else echo "FAIL $_n: $_w"; fi
-}
 verdict debug-sysctls-restored "batch $(cat "$BATCH"), fraction $(cat "$FRAC")" \
 	test "$(cat "$BATCH") $(cat "$FRAC")" = "0 0"
 verdict debug-writes "$write_fails writes failed" test "$write_fails" = 0
