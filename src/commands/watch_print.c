@@ -263,8 +263,6 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	bool have_free = watch_free_rate(prev, cur, &free_s);
 	bool have_seconds = watch_seconds(prev, cur, &seconds);
 	struct watch_delta d;
-	long long managed = 0;
-	bool have;
 	char when[48];
 	struct tm tm;
 	size_t n;
@@ -293,6 +291,8 @@ void watch_print_json(FILE *out, const struct watch_sample *prev, const struct w
 	}
 	for (size_t i = 0; !per_cpu && i < cur->nzones; i++) {
 		const struct watch_zone *z = &cur->zones[i];
+		long long managed = 0;
+		bool have;
 
 		watch_zone_delta(prev, cur, i, &d);
 		json_zone_start(z);

@@ -196,12 +196,12 @@ static int check_zone(const struct kernel_rules *r, const struct expectation *ex
 	struct pcp_zone_input in;
 	struct pcp_expect want;
 	int want_batch;
-	int rc;
 
 	rules_input(r, ex, managed, low, split, &in, &want_batch);
 	pcp_expected(&in, &want);
 	for (size_t i = 0; i < z->npagesets; i++) {
 		const struct zi_pageset *ps = &z->pagesets[i];
+		int rc;
 
 		if (want_batch >= 0 &&
 		    (rc = check_pageset(z, ps, ZI_BATCH, want_batch, why)))

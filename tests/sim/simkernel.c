@@ -480,13 +480,31 @@ static const char *line_at(const char *p, const char *end, char *buf, size_t siz
 	return nl ? nl + 1 : end;
 }
 
+/* "Node N, zone   NAME" of the zone asked for. */
 static bool is_zone_header(const char *line, int node, const char *zone)
 {
-	int n;
-	char name[32];
+	char *end;
+	long n;
 
-	return sscanf(line, "Node %d, zone %31s", &n, name) == 2 && n == node &&
-	       strcmp(name, zone) == 0;
+	if (strncmp(line, "Node ", 5) != 0)
+		return false;
+	n = strtol(line + 5, &end, 10);
+	if (n != node || strncmp(end, ", zone ", 7) != 0)
+		return false;
+	end += strspn(end + 7, " ") + 7;
+	return strcmp(end, zone) == 0;
+}
+
+/* The N of a "cpu: N" line (its blanks skipped), or -1. */
+static long cpu_of_line(const char *s)
+{
+	char *end;
+	long n;
+
+	if (strncmp(s, "cpu: ", 5) != 0)
+		return -1;
+	n = strtol(s + 5, &end, 10);
+	return end > s + 5 && n >= 0 ? n : -1;
 }
 
 /* A CPU's block of a zone's pagesets: "    cpu: N" and the lines indented below it. */
@@ -519,8 +537,8 @@ static int edit_zoneinfo(struct kernel *k, int node, const char *zone, const cha
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *next = line_at(p, end, line, sizeof(line));
 		const char *s = line + strspn(line, " ");
-		long n = -1;
-		bool cpu_line = sscanf(s, "cpu: %ld", &n) == 1;
+		long n = cpu_of_line(s);
+		bool cpu_line = n >= 0;
 
 		/* The zone's pagesets end here: an online CPU not placed yet goes last. */
 		if (pagesets && !cpu_line && !in_cpu_block(line)) {
