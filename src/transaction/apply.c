@@ -591,8 +591,10 @@ static int verify(const struct apply_ctx *c, struct kernel_rules *r,
 	for (int read = 1;; read++) {
 		rc = kernel_load_zoneinfo(k, zi);
 		if (rc) {
+			/* zi holds nothing to free: the load failed before it or freed it. */
 			*why = (struct apply_why){ .kind = WHY_ZONEINFO_UNREADABLE };
-			break;
+			zoneinfo_free(&prev);
+			return rc;
 		}
 		doubt_format(r, ex->have, zi);
 		*checks &= CHECK_SYSCTLS;
