@@ -50,6 +50,21 @@ install(FILES completions/pcpctl.bash DESTINATION ${PCPCTL_BASH_COMPLETIONS_DIR}
         RENAME pcpctl)
 # Debian's zsh searches vendor-completions for packaged completions.
 install(FILES completions/_pcpctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+# fish loads a command's completion on demand from its vendor_completions.d,
+# which fish's pkg-config file names; relative to the prefix as bash's.
+set(PCPCTL_FISH_COMPLETIONS_DIR "" CACHE STRING
+    "Where to install the fish completion (default: from fish's pkg-config file)")
+if(NOT PCPCTL_FISH_COMPLETIONS_DIR)
+  pkg_get_variable(_fish_dir fish completionsdir)
+  pkg_get_variable(_fish_prefix fish prefix)
+  if(_fish_dir AND _fish_prefix AND _fish_dir MATCHES "^${_fish_prefix}/(.+)$")
+    set(PCPCTL_FISH_COMPLETIONS_DIR ${CMAKE_MATCH_1})
+  else()
+    set(PCPCTL_FISH_COMPLETIONS_DIR ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+  endif()
+endif()
+message(STATUS "fish completion goes to ${PCPCTL_FISH_COMPLETIONS_DIR}")
+install(FILES completions/pcpctl.fish DESTINATION ${PCPCTL_FISH_COMPLETIONS_DIR})
 
 # The kernel patches, every series (patches/linux-*/), with their README:
 # the messages of `set --batch` and `status` point here (PCPCTL_PATCHDIR).
