@@ -66,6 +66,9 @@ endif()
 message(STATUS "fish completion goes to ${PCPCTL_FISH_COMPLETIONS_DIR}")
 install(FILES completions/pcpctl.fish DESTINATION ${PCPCTL_FISH_COMPLETIONS_DIR})
 
+# The README, where a package's documentation goes (/usr/share/doc/pcpctl).
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # The kernel patches, every series (patches/linux-*/), with their README:
 # the messages of `set --batch` and `status` point here (PCPCTL_PATCHDIR).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/patches/
@@ -77,10 +80,23 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/schema/ DESTINATION ${CMAKE_INSTALL_DATA
         FILES_MATCHING PATTERN "*.json")
 
 # The textfile export's service and timer, installed disabled: an admin
-# enables the timer (man page, README).  lib/systemd/system under the prefix
-# is where systemd looks for /usr and /usr/local units alike.
-set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING
-    "Where to install pcpctl-textfile.service and .timer, relative to the prefix")
+# enables the timer (man page, README).  Installed with systemd's own prefix,
+# they go where systemd's pkg-config file says (systemdsystemunitdir, as
+# Debian's DEP-17 asks: /lib/systemd/system before the /usr merge,
+# /usr/lib/systemd/system after it); under another prefix, lib/systemd/system
+# there, where systemd looks for /usr/local units.
+set(PCPCTL_SYSTEMD_UNIT_DIR "" CACHE STRING
+    "Where to install pcpctl-textfile.service and .timer (default: from systemd's pkg-config file)")
+if(NOT PCPCTL_SYSTEMD_UNIT_DIR)
+  pkg_get_variable(_sd_dir systemd systemdsystemunitdir)
+  pkg_get_variable(_sd_prefix systemd prefix)
+  if(_sd_dir AND _sd_prefix STREQUAL CMAKE_INSTALL_PREFIX)
+    set(PCPCTL_SYSTEMD_UNIT_DIR ${_sd_dir})
+  else()
+    set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system)
+  endif()
+endif()
+message(STATUS "systemd units go to ${PCPCTL_SYSTEMD_UNIT_DIR}")
 set(SBINDIR ${CMAKE_INSTALL_FULL_SBINDIR})
 configure_file(systemd/pcpctl-textfile.service.in
                ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service @ONLY)
