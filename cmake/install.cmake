@@ -50,6 +50,24 @@ install(FILES completions/pcpctl.bash DESTINATION ${PCPCTL_BASH_COMPLETIONS_DIR}
         RENAME pcpctl)
 # Debian's zsh searches vendor-completions for packaged completions.
 install(FILES completions/_pcpctl DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+# fish loads a command's completion on demand from its vendor_completions.d,
+# which fish's pkg-config file names; relative to the prefix as bash's.
+set(PCPCTL_FISH_COMPLETIONS_DIR "" CACHE STRING
+    "Where to install the fish completion (default: from fish's pkg-config file)")
+if(NOT PCPCTL_FISH_COMPLETIONS_DIR)
+  pkg_get_variable(_fish_dir fish completionsdir)
+  pkg_get_variable(_fish_prefix fish prefix)
+  if(_fish_dir AND _fish_prefix AND _fish_dir MATCHES "^${_fish_prefix}/(.+)$")
+    set(PCPCTL_FISH_COMPLETIONS_DIR ${CMAKE_MATCH_1})
+  else()
+    set(PCPCTL_FISH_COMPLETIONS_DIR ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+  endif()
+endif()
+message(STATUS "fish completion goes to ${PCPCTL_FISH_COMPLETIONS_DIR}")
+install(FILES completions/pcpctl.fish DESTINATION ${PCPCTL_FISH_COMPLETIONS_DIR})
+
+# The README, where a package's documentation goes (/usr/share/doc/pcpctl).
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The kernel patches, every series (patches/linux-*/), with their README:
 # the messages of `set --batch` and `status` point here (PCPCTL_PATCHDIR).
@@ -62,10 +80,23 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/schema/ DESTINATION ${CMAKE_INSTALL_DATA
         FILES_MATCHING PATTERN "*.json")
 
 # The textfile export's service and timer, installed disabled: an admin
-# enables the timer (man page, README).  lib/systemd/system under the prefix
-# is where systemd looks for /usr and /usr/local units alike.
-set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING
-    "Where to install pcpctl-textfile.service and .timer, relative to the prefix")
+# enables the timer (man page, README).  Installed with systemd's own prefix,
+# they go where systemd's pkg-config file says (systemdsystemunitdir, as
+# Debian's DEP-17 asks: /lib/systemd/system before the /usr merge,
+# /usr/lib/systemd/system after it); under another prefix, lib/systemd/system
+# there, where systemd looks for /usr/local units.
+set(PCPCTL_SYSTEMD_UNIT_DIR "" CACHE STRING
+    "Where to install pcpctl-textfile.service and .timer (default: from systemd's pkg-config file)")
+if(NOT PCPCTL_SYSTEMD_UNIT_DIR)
+  pkg_get_variable(_sd_dir systemd systemdsystemunitdir)
+  pkg_get_variable(_sd_prefix systemd prefix)
+  if(_sd_dir AND _sd_prefix STREQUAL CMAKE_INSTALL_PREFIX)
+    set(PCPCTL_SYSTEMD_UNIT_DIR ${_sd_dir})
+  else()
+    set(PCPCTL_SYSTEMD_UNIT_DIR lib/systemd/system)
+  endif()
+endif()
+message(STATUS "systemd units go to ${PCPCTL_SYSTEMD_UNIT_DIR}")
 set(SBINDIR ${CMAKE_INSTALL_FULL_SBINDIR})
 configure_file(systemd/pcpctl-textfile.service.in
                ${CMAKE_CURRENT_BINARY_DIR}/pcpctl-textfile.service @ONLY)

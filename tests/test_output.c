@@ -221,6 +221,34 @@ static void test_escaped_cells(void **state)
 	}
 }
 
+/*
+ * A JSON table is UTF-8 whatever its cells hold: a byte that starts no
+ * character (Latin-1, a stray continuation, an overlong, a surrogate) is
+ * U+FFFD, and valid characters stay, by both writers alike.
+ */
+static void test_json_cells_utf8(void **state)
+{
+	struct colsel sel = { (size_t[]){ 0, 1 }, 2 };
+	struct out_opts o = { .format = OUT_JSON };
+	struct rows r;
+	char *stream, *scols;
+
+	(void)state;
+	rows_init(&r, 2);
+	assert_int_equal(rows_add_int(&r, 1), 0);
+	assert_int_equal(rows_add(&r, "caf\xe9 \x80 \xc0\xaf \xed\xa0\x80 \xc3\xa9\xf0\x9f\x98\x80"), 0);
+	assert_int_equal(rows_end(&r), 0);
+	stream = render(false, &sel, &o, &r);
+	scols = render(true, &sel, &o, &r);
+	assert_string_equal(stream, scols);
+	if (!strstr(scols, "\"caf\xef\xbf\xbd \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+			   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xc3\xa9\xf0\x9f\x98\x80\""))
+		fail_msg("not U+FFFD for each invalid byte: %s", scols);
+	free(stream);
+	free(scols);
+	rows_free(&r);
+}
+
 static void test_rows_must_be_complete(void **state)
 {
 	struct rows r;
@@ -388,6 +416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parity),
 		cmocka_unit_test(test_escaped_cells),
+		cmocka_unit_test(test_json_cells_utf8),
 		cmocka_unit_test(test_rows_must_be_complete),
 		cmocka_unit_test(test_int_cells),
 		cmocka_unit_test(test_fit),

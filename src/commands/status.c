@@ -13,6 +13,7 @@
 #include "report.h"
 #include "sysctld.h"
 #include "sysroot.h"
+#include "tuned.h"
 #include "zoneinfo.h"
 
 #ifndef PCPCTL_SOURCE_PATCHDIR
@@ -167,6 +168,33 @@ static void print_managed(const struct zoneinfo *zi, bool have)
 	close_json_array();
 }
 
+/*
+ * Whether tuned would undo a change that is not persisted: with
+ * reapply_sysctl it applies the sysctl.d files again at each profile
+ * switch.  null in JSON where tuned is not installed or cannot be read.
+ */
+static void print_tuned(const struct sysroot *root)
+{
+	struct tuned t;
+	int rc = tuned_read(root, &t);
+
+	if (rc < 0)
+		pcp_warn("cannot read %s: %s", sysroot_name(root, PATH_TUNED_MAIN_CONF),
+			 strerror(-rc));
+	if (rc < 0 || !t.installed) {
+		print_null(PRINT_JSON, "tuned", "%s", NULL);
+		return;
+	}
+	open_json_object("tuned");
+	print_bool(PRINT_JSON, "reapply_sysctl", "%s", t.reapply_sysctl);
+	close_json_object();
+	print_string(PRINT_FP, NULL, "%-35s ", "tuned:");
+	print_string(PRINT_FP, NULL, "%s\n", t.reapply_sysctl ?
+		     "re-applies sysctl.d at each profile switch (reapply_sysctl): "
+		     "a set without --persist is undone then" :
+		     "installed, does not re-apply sysctl.d (reapply_sysctl = 0)");
+}
+
 int cmd_status(const struct sysroot *root, bool json)
 {
 	struct zoneinfo zi = { .nzones = 0 };
@@ -223,6 +251,7 @@ int cmd_status(const struct sysroot *root, bool json)
 	for (int s = 0; s < NSYSCTLS && is_json_context(); s++)
 		print_boot(&boot.key[s], sysctl_name(s), have[s]);
 	close_json_object();
+	print_tuned(root);
 	print_managed(&zi, have_zi);
 	zoneinfo_free(&zi);
 	sysctld_free(&boot);

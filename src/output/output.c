@@ -18,6 +18,7 @@
 #include "msg.h"
 #include "numparse.h"
 #include "report.h"
+#include "utf8.h"
 
 void rows_init(struct rows *r, size_t ncols)
 {
@@ -265,8 +266,17 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 
 			memcpy(text, cell.s, cell.n);
 			text[cell.n] = '\0';
-			if (data && scols_line_set_data(ln, c, data))
+			/* libsmartcols copies bytes above 0x7f into JSON as they are. */
+			if (data && opts->format == OUT_JSON) {
+				char *valid = utf8_sanitize(data);
+
+				if (!valid || scols_line_refer_data(ln, c, valid)) {
+					free(valid);
+					rc = -ENOMEM;
+				}
+			} else if (data && scols_line_set_data(ln, c, data)) {
 				rc = -ENOMEM;
+			}
 		}
 	}
 	if (!rc)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "utf8.h"
 
 /* Deeper than any report nests (sweep: report, points, point, vmstat). */
 #define DEPTH_MAX 8
@@ -76,17 +77,31 @@ bool is_json_context(void)
 	return rep.json;
 }
 
-/* s as a JSON string, quoted and escaped. */
+/*
+ * s as a JSON string, quoted and escaped; a byte that starts no UTF-8
+ * character (a file name in Latin-1) is U+FFFD, as JSON must be UTF-8.
+ */
 static void json_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
+	while (n) {
+		size_t len = utf8_char_len(p, n);
+
+		if (!len) {
+			fputs(UTF8_REPLACEMENT, out);
+			len = 1;
+		} else if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
+		} else if (*p < 0x20) {
 			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
+		} else {
+			fwrite(p, 1, len, out);
+		}
+		p += len;
+		n -= len;
 	}
 	fputc('"', out);
 }
