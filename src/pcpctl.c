@@ -117,6 +117,7 @@ static struct poptOption sweep_options[] = {
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
 	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
 	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
+	{ "user", '\0', POPT_ARG_STRING, &opt.sweep.user, 0, NULL, NULL },
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	POPT_TABLEEND
 };
@@ -284,6 +285,7 @@ static const struct command {
 	 */
 	int (*needs_root)(const struct sysroot *root, char *const *args, bool write[NSYSCTLS]);
 	bool takes_command;		/* a COMMAND... after the options */
+	bool switches_user;		/* its workload becomes another user: see drop_privileges() */
 	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
 	{ "show", run_show, show_options,
@@ -303,12 +305,12 @@ static const struct command {
 	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	  show_columns_help, NULL, false, NULL },
+	  show_columns_help, NULL, false, false, NULL },
 	{ "status", run_status, no_options,
 	  "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
-	  NULL, NULL, false, NULL },
+	  NULL, NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
@@ -324,7 +326,7 @@ static const struct command {
 	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
 	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, set_needs, false, NULL },
+	  NULL, set_needs, false, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist[-only]] [options]",
@@ -334,14 +336,14 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, reset_needs, false, NULL },
+	  NULL, reset_needs, false, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[--discard] [options]",
 	  "     --discard        remove a journal that can never be applied (the kernel\n"
 	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, rollback_needs, false, NULL },
+	  NULL, rollback_needs, false, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
@@ -365,11 +367,13 @@ static const struct command {
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
 	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
+	  "     --user USER      run the workload as USER (default: sudo's caller, else\n"
+	  "                      nobody); never root\n"
 	  "     --dry-run        print the plan and its time, make every check a sweep\n"
 	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, sweep_needs, true, sweep_setup },
+	  NULL, sweep_needs, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
 	  "[--label NAME]... [options] FILE.json FILE.json...\n"
@@ -378,26 +382,26 @@ static const struct command {
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
 	  " -J, --json           print the table as JSON\n",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 	{ "plot", run_plot, plot_options,
 	  "sweeps on one SVG chart, a line per file",
 	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
 	  " -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	  "     --label NAME     the legend entry of the next file (default: its host\n"
 	  "                      and kernel, else its name); once per file or never\n",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
-	  NULL, NULL, false, NULL },
+	  NULL, NULL, false, false, NULL },
 	{ "help", run_help, no_options,
 	  "print pcpctl's help, or COMMAND's (as COMMAND --help)",
 	  "[COMMAND]",
 	  "",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 };
 
 static const char common_help[] =
@@ -799,7 +803,7 @@ int main(int argc, const char **argv)
 		goto out;
 	if (cmd->setup)
 		cmd->setup();
-	if (drop_privileges() < 0) {
+	if (drop_privileges(cmd->switches_user) < 0) {
 		pcp_error("cannot drop capabilities; refusing to run with more than needed");
 		rc = EXIT_FAIL;
 		goto out;

@@ -23,6 +23,7 @@
 #include "numparse.h"
 #include "pcprules.h"
 #include "report.h"
+#include "runas.h"
 #include "stats.h"
 #include "sweepset.h"
 #include "sysload.h"
@@ -194,6 +195,8 @@ struct plan {
 	double duration, warmup;
 	int *cpus;
 	int log_fd;		/* the workload's output: stderr or --workload-log */
+	struct runas user;	/* as root, who the workload runs as */
+	bool switch_user;	/* root: every workload process becomes user */
 };
 
 static int usage_number(const char *opt, const char *text, long min, long max, long *v)
@@ -329,6 +332,44 @@ static int check_command(const struct sweep_opts *o)
 }
 
 /*
+ * Who the workload runs as.  Root's workload becomes --user, sudo's caller
+ * or nobody; anyone else's stays its caller, which it cannot leave.
+ */
+static int plan_user(const struct sweep_opts *o, struct plan *p)
+{
+	const char *who = o->user ? o->user : "nobody";
+	int rc;
+
+	if (geteuid() != 0) {
+		if (!o->user)
+			return EXIT_OK;
+		pcp_error("--user %s: only root runs the workload as another user", o->user);
+		return EXIT_NOPRIV;
+	}
+	rc = runas_find(o->user, &p->user);
+	switch (rc) {
+	case 0:
+		p->switch_user = true;
+		return EXIT_OK;
+	case -EPERM:
+		pcp_error("--user %s: the workload never runs as root; give another user", who);
+		return EXIT_USAGE;
+	case -EINVAL:
+		pcp_error("SUDO_UID and SUDO_GID are no user and group ids; give --user USER");
+		return EXIT_USAGE;
+	case -ENOENT:
+		if (o->user)
+			pcp_error("--user %s: no such user", who);
+		else
+			pcp_error("no user nobody to run the workload as; give --user USER");
+		return EXIT_USAGE;
+	default:
+		pcp_error("cannot look up the user %s: %s", who, strerror(-rc));
+		return EXIT_FAIL;
+	}
+}
+
+/*
  * The sweep's plan from its options.  With open_log (the sweep itself, not
  * a dry run) --workload-log is created or truncated for the workload;
  * without (the command table's check before the sweep runs, a dry run) it
@@ -354,7 +395,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--metric reads an external workload's output: give its command after --");
 		return EXIT_USAGE;
 	}
-	if ((rc = check_command(o)))
+	if ((rc = check_command(o)) || (rc = plan_user(o, p)))
 		return rc;
 	p->batch = o->batch;
 	rc = sweep_parse_values(values, &p->values, &p->n);
@@ -492,7 +533,8 @@ static int run_external(const struct sweep_opts *o, const struct plan *p, long p
 	if (setenv("PCPCTL_TASKS", tasks, 1) < 0)
 		return -errno;
 
-	rc = ext_run(o->command, regex, &io, &stop_requested, wall, metric, &status);
+	rc = ext_run(o->command, p->switch_user ? &p->user : NULL, regex, &io, &stop_requested,
+		     wall, metric, &status);
 	if (rc == -EINTR || (rc == 0 && status == 0))
 		return rc;
 	fputs("pcpctl: the workload \"", stderr);
@@ -581,6 +623,7 @@ static int measure(const struct sysroot *live, const struct sweep_opts *o, const
 				.warmup_s = p->warmup, .stop = &stop_requested,
 				.enough = p->precision ? precise_enough : NULL,
 				.enough_arg = (void *)p, .max_duration_s = p->max_duration,
+				.user = p->switch_user ? &p->user : NULL,
 			};
 
 			rc = pf1_run(&cfg, &samples, &n);
@@ -1061,6 +1104,9 @@ static void print_plan(const struct sweep_opts *o, const struct plan *p)
 		print_command(stdout, o->command);
 	else
 		fputs("page_fault1", stdout);
+	if (p->switch_user)
+		printf("\nuser: %s (uid %lu, gid %lu)", p->user.name, (unsigned long)p->user.uid,
+		       (unsigned long)p->user.gid);
 	if (!o->command) {
 		/* page_fault1 measures whole sampling intervals, one at least */
 		double least = pf1_measured(p->duration), most = pf1_measured(p->max_duration);
@@ -1137,6 +1183,7 @@ static void plan_free(struct plan *p)
 	free(p->values);
 	free(p->tasks);
 	free(p->cpus);
+	runas_free(&p->user);
 	if (p->log_fd != STDERR_FILENO)
 		close(p->log_fd);
 }

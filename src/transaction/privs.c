@@ -8,8 +8,12 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-int drop_privileges(void)
+#include "c.h"
+
+int drop_privileges(bool switch_user)
 {
+	static const cap_value_t setid[] = { CAP_SETUID, CAP_SETGID, CAP_SETPCAP };
+	static const cap_value_t kill = CAP_KILL;
 	cap_t none;
 	int rc = 0;
 
@@ -24,7 +28,12 @@ int drop_privileges(void)
 	none = cap_init();
 	if (!none)
 		return -errno;
-	if (cap_set_proc(none) < 0)
+	if (switch_user && geteuid() == 0 &&
+	    (cap_set_flag(none, CAP_PERMITTED, ARRAY_SIZE(setid), setid, CAP_SET) < 0 ||
+	     cap_set_flag(none, CAP_PERMITTED, 1, &kill, CAP_SET) < 0 ||
+	     cap_set_flag(none, CAP_EFFECTIVE, 1, &kill, CAP_SET) < 0))
+		rc = -errno;
+	if (!rc && cap_set_proc(none) < 0)
 		rc = -errno;
 	cap_free(none);
 	if (!rc && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
