@@ -705,6 +705,37 @@ static int check_root(const struct sysroot *root, const bool write[NSYSCTLS])
 	return rc;
 }
 
+/*
+ * A command that writes, run by root on a tree: the tree must be root's
+ * alone on the way to every directory written, or another user could lead
+ * the writes out of it (to the live /proc/sys/vm, /run or /etc).  Reads
+ * of any tree stay allowed: show, status, export and dry runs.
+ */
+static int check_tree(const struct sysroot *root)
+{
+	static const char *const dirs[] = { PATH_SYSCTL_VM, PATH_RUN, PATH_SYSCTL_D };
+
+	if (geteuid() != 0 || sysroot_is_live(root))
+		return EXIT_OK;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		const char *bad = NULL;
+		char why[64];
+		int err = sysroot_check_owned(root, dirs[i], &bad, why, sizeof(why));
+
+		if (err == -EPERM) {
+			pcp_error("--sysroot: refusing to write as root beneath %s: %s (root writes "
+				  "only in a tree that is root's alone, with no link on the way)",
+				  bad, why);
+			return EXIT_USAGE;
+		}
+		if (err) {
+			pcp_error("--sysroot %s: %s", sysroot_name(root, dirs[i]), strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
 /* A tree that is not there is a wrong --sysroot, not a kernel without files. */
 static bool sysroot_is_dir(const char *dir)
 {
@@ -817,7 +848,9 @@ int main(int argc, const char **argv)
 	if (cmd->needs_root) {
 		bool write[NSYSCTLS] = { false };
 
-		rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
+		rc = opt.dry_run ? EXIT_OK : check_tree(root);
+		if (!rc)
+			rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
 		if (!rc)
 			rc = check_root(root, write);
 		if (rc)
