@@ -13,6 +13,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "atomicfile.h"
 #include "msg.h"
 #include "report.h"
 #include "stats.h"
@@ -169,10 +170,13 @@ static void csv_field(FILE *f, const char *s)
 static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 		     const struct row *rows, size_t nrows)
 {
-	FILE *f = fopen(path, "we");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
 
 	if (!f) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
+		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
 	fprintf(f, "tasks,%s,label,hmean,change_pct,p,significant\n", in[0].f.parameter);
@@ -195,8 +199,11 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 			fprintf(f, ",%d\n", c.significant);
 		}
 	}
-	if (fclose(f) != 0) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
+	/* replaced as export's files are: a link there is replaced, never followed */
+	err = fclose(f) ? -ENOMEM : atomic_write_file(path, text, len);
+	free(text);
+	if (err) {
+		pcp_error("cannot write %s: %s", path, strerror(-err));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apply.h"
+#include "atomicfile.h"
 #include "c.h"
 #include "change.h"
 #include "chart.h"
@@ -313,6 +315,50 @@ static int check_writable(const char *path)
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * --workload-log, written by pcpctl for the workload: a new file, 0644
+ * whatever the umask, or one of pcpctl's user that it truncates; never
+ * through a link, nor another user's file or a hard link to one.  An fd,
+ * or -1 once said why not.
+ */
+static int open_workload_log(const char *path)
+{
+	const char *why = NULL;
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		if (fchmod(fd, 0644) == 0)
+			return fd;
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		pcp_error("cannot write %s: %s", path,
+			  errno == ELOOP ? "a symbolic link, which pcpctl does not follow" :
+			  strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (st.st_uid != geteuid())
+		why = "another user's file; remove it or give another name";
+	else if (st.st_nlink != 1)
+		why = "a file with more than one hard link; remove it or give another name";
+	if (!why && ftruncate(fd, 0) < 0)
+		why = strerror(errno);
+	if (!why)
+		return fd;
+	pcp_error("cannot write %s: %s", path, why);
+	close(fd);
+	return -1;
+}
+
 /* A regex or COMMAND that cannot work is a usage error found before any write. */
 static int check_command(const struct sweep_opts *o)
 {
@@ -479,12 +525,11 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		if ((rc = check_writable(o->workload_log)))
 			return rc;
 	} else if (o->workload_log) {
-		p->log_fd = open(o->workload_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (p->log_fd < 0) {
-			p->log_fd = STDERR_FILENO;
-			pcp_error("cannot write %s: %s", o->workload_log, strerror(errno));
+		int fd = open_workload_log(o->workload_log);
+
+		if (fd < 0)
 			return EXIT_FAIL;
-		}
+		p->log_fd = fd;
 	}
 	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): parse_tasks gives max_tasks >= 1 */
 	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
@@ -992,11 +1037,14 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 
 static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
 {
-	FILE *f = fopen(path, "w");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
 
 	if (!f) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
-		return -errno;
+		pcp_error("out of memory");
+		return -ENOMEM;
 	}
 	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
@@ -1011,11 +1059,12 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 			fprintf(f, "%ld", pts[i].high);
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
+	/* replaced as the chart is: a link there is replaced, never followed */
+	err = fclose(f) ? -ENOMEM : atomic_write_file(path, text, len);
+	free(text);
+	if (err)
+		pcp_error("cannot write %s: %s", path, strerror(-err));
+	return err;
 }
 
 /*
