@@ -47,6 +47,7 @@ static struct {
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
 	int persist_only;
 	int help, version;
+	int loose_words;	/* arguments given before any "--" (scan_args) */
 } opt;
 
 static struct poptOption common_options[] = {
@@ -238,6 +239,12 @@ static void sweep_flags(char *const *args)
 
 static int sweep_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
 {
+	/* whatever follows the COMMAND is its own: its options too */
+	if (opt.loose_words) {
+		pcp_error("give the COMMAND after --, as in pcpctl sweep --fraction 0,8 -- COMMAND "
+			  "[ARG...]; see pcpctl sweep --help");
+		return EXIT_USAGE;
+	}
 	sweep_flags(args);
 	return sweep_writes(root, &opt.sweep, write);
 }
@@ -578,6 +585,8 @@ struct argv_scan {
 	int *options;		/* the indices of the words that give options, up to a "--" */
 	int noptions;
 	bool dashdash;		/* words follow a "--": popt hands them over as arguments */
+	int loose;		/* the words before any "--" that are neither options, their values nor the command's name */
+	int after;		/* the words after the first "--" */
 };
 
 /*
@@ -596,12 +605,15 @@ static int scan_args(int argc, const char **argv, struct argv_scan *a)
 
 		if (strcmp(w, "--") == 0) {
 			a->dashdash = i + 1 < argc;
+			a->after = argc - i - 1;
 			break;
 		}
 		if (w[0] != '-' || w[1] == '\0') {
 			if (!a->command) {
 				a->command = i;
 				cmd = command_named(w);
+			} else {
+				a->loose++;
 			}
 			continue;
 		}
@@ -650,6 +662,30 @@ static bool value_dropped(const struct command *cmd, const char **argv, const st
 		}
 		if (o && o->argInfo == POPT_ARG_STRING && !*(char **)o->arg)
 			return true;
+	}
+	return false;
+}
+
+/*
+ * An argument before any "--" that looks like an option: popt took it for
+ * none because POSIXLY_CORRECT stopped it at an earlier argument.  Taken
+ * as a file or a COMMAND's word it changed what ran ("sweep ... /bin/echo
+ * --dry-run" swept for real), so it is a usage error, said once.
+ */
+static bool option_left_over(const char **args, const struct argv_scan *a)
+{
+	int n = 0;
+
+	while (args && args[n])
+		n++;
+	for (int i = 0; i < n - a->after; i++) {
+		const char *w = args[i];
+
+		if (w[0] == '-' && w[1] && strcmp(w, "--") != 0) {
+			pcp_error("%s: an option after an argument, which POSIXLY_CORRECT leaves "
+				  "unread; give the options first (and a COMMAND after --)", w);
+			return true;
+		}
 	}
 	return false;
 }
@@ -767,6 +803,7 @@ int main(int argc, const char **argv)
 		return EXIT_FAIL;
 	}
 	at = words.command;
+	opt.loose_words = words.loose;
 	cmd = command_named(at ? argv[at] : "show");
 	if (!cmd) {
 		unknown_command(argv[at]);
@@ -817,6 +854,8 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	args = poptGetArgs(ctx);
+	if (option_left_over(args, &words))
+		goto out;
 	if (value_dropped(cmd, argv, &words) || (!args && cmd->takes_command && words.dashdash)) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
