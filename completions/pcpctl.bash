@@ -37,7 +37,7 @@ _pcpctl()
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
 	local commands='show status set reset rollback sweep compare plot export help'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--csv|--plot|--workload-log|--user|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
 	# Find the command, whether -s/--summary or --interval was given, and "--"
 	# (sweep's COMMAND).
@@ -100,6 +100,10 @@ _pcpctl()
 		_filedir
 		return
 		;;
+	--user)
+		COMPREPLY=($(compgen -u -- "$cur"))
+		return
+		;;
 	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | \
 	--interval | --count | --label | --with-batch | --with-fraction | --precision | --max-duration)
 		# Numbers, lists and a regular expression: nothing to offer.
@@ -131,7 +135,7 @@ _pcpctl()
 		opts=(-o --output --label)
 		;;
 	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --csv --plot
-		--workload-log --with-batch --with-fraction --precision --max-duration --dry-run) ;;
+		--workload-log --user --with-batch --with-fraction --precision --max-duration --dry-run) ;;
 	export)
 		# Prometheus text only: no --json.
 		common=(--sysroot -h --help -V --version)
@@ -159,7 +163,7 @@ _pcpctl()
 		# No command yet: options may come first, so offer all of them.
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
-			--persist --persist-only --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --with-batch --with-fraction
+			--persist --persist-only --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --user --with-batch --with-fraction
 			--label --precision --max-duration)
 		;;
 	*) return ;;

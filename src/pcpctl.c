@@ -47,6 +47,7 @@ static struct {
 	int json, raw, pairs, output_all, noheadings, summary, per_cpu, dry_run, persist, discard;
 	int persist_only;
 	int help, version;
+	int loose_words;	/* arguments given before any "--" (scan_args) */
 } opt;
 
 static struct poptOption common_options[] = {
@@ -117,6 +118,7 @@ static struct poptOption sweep_options[] = {
 	{ "workload-log", '\0', POPT_ARG_STRING, &opt.sweep.workload_log, 0, NULL, NULL },
 	{ "with-batch", '\0', POPT_ARG_STRING, &opt.sweep.with_batch, 0, NULL, NULL },
 	{ "with-fraction", '\0', POPT_ARG_STRING, &opt.sweep.with_fraction, 0, NULL, NULL },
+	{ "user", '\0', POPT_ARG_STRING, &opt.sweep.user, 0, NULL, NULL },
 	{ "dry-run", '\0', POPT_ARG_NONE, &opt.dry_run, 0, NULL, NULL },
 	POPT_TABLEEND
 };
@@ -237,6 +239,12 @@ static void sweep_flags(char *const *args)
 
 static int sweep_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
 {
+	/* whatever follows the COMMAND is its own: its options too */
+	if (opt.loose_words) {
+		pcp_error("give the COMMAND after --, as in pcpctl sweep --fraction 0,8 -- COMMAND "
+			  "[ARG...]; see pcpctl sweep --help");
+		return EXIT_USAGE;
+	}
 	sweep_flags(args);
 	return sweep_writes(root, &opt.sweep, write);
 }
@@ -284,6 +292,7 @@ static const struct command {
 	 */
 	int (*needs_root)(const struct sysroot *root, char *const *args, bool write[NSYSCTLS]);
 	bool takes_command;		/* a COMMAND... after the options */
+	bool switches_user;		/* its workload becomes another user: see drop_privileges() */
 	void (*setup)(void);		/* runs before privileges are dropped */
 } commands[] = {
 	{ "show", run_show, show_options,
@@ -303,12 +312,12 @@ static const struct command {
 	  "     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	  "                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	  "     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	  show_columns_help, NULL, false, NULL },
+	  show_columns_help, NULL, false, false, NULL },
 	{ "status", run_status, no_options,
 	  "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
-	  NULL, NULL, false, NULL },
+	  NULL, NULL, false, false, NULL },
 	{ "set", run_set, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
@@ -324,7 +333,7 @@ static const struct command {
 	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
 	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, set_needs, false, NULL },
+	  NULL, set_needs, false, false, NULL },
 	{ "reset", run_reset, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist[-only]] [options]",
@@ -334,14 +343,14 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, reset_needs, false, NULL },
+	  NULL, reset_needs, false, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[--discard] [options]",
 	  "     --discard        remove a journal that can never be applied (the kernel\n"
 	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, rollback_needs, false, NULL },
+	  NULL, rollback_needs, false, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
@@ -365,11 +374,13 @@ static const struct command {
 	  "     --csv FILE       also write the points as CSV\n"
 	  "     --plot FILE      also draw throughput against the value as SVG\n"
 	  "     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
+	  "     --user USER      run the workload as USER (default: sudo's caller, else\n"
+	  "                      nobody); never root\n"
 	  "     --dry-run        print the plan and its time, make every check a sweep\n"
 	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, sweep_needs, true, sweep_setup },
+	  NULL, sweep_needs, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
 	  "[--label NAME]... [options] FILE.json FILE.json...\n"
@@ -378,26 +389,26 @@ static const struct command {
 	  "                      else its name); once per file or never\n"
 	  "     --csv FILE       also write the cells as CSV\n"
 	  " -J, --json           print the table as JSON\n",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 	{ "plot", run_plot, plot_options,
 	  "sweeps on one SVG chart, a line per file",
 	  "-o FILE.svg [--label NAME]... [options] FILE.json...",
 	  " -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	  "     --label NAME     the legend entry of the next file (default: its host\n"
 	  "                      and kernel, else its name); once per file or never\n",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 	{ "export", run_export, export_options,
 	  "the pcp lists and sysctls as Prometheus gauges",
 	  "[--per-cpu] [--output FILE] [options]",
 	  " -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	  "                      (- is stdout)\n"
 	  "     --per-cpu        also a series per CPU (label cpu)\n",
-	  NULL, NULL, false, NULL },
+	  NULL, NULL, false, false, NULL },
 	{ "help", run_help, no_options,
 	  "print pcpctl's help, or COMMAND's (as COMMAND --help)",
 	  "[COMMAND]",
 	  "",
-	  NULL, NULL, true, NULL },
+	  NULL, NULL, true, false, NULL },
 };
 
 static const char common_help[] =
@@ -574,6 +585,8 @@ struct argv_scan {
 	int *options;		/* the indices of the words that give options, up to a "--" */
 	int noptions;
 	bool dashdash;		/* words follow a "--": popt hands them over as arguments */
+	int loose;		/* the words before any "--" that are neither options, their values nor the command's name */
+	int after;		/* the words after the first "--" */
 };
 
 /*
@@ -592,12 +605,15 @@ static int scan_args(int argc, const char **argv, struct argv_scan *a)
 
 		if (strcmp(w, "--") == 0) {
 			a->dashdash = i + 1 < argc;
+			a->after = argc - i - 1;
 			break;
 		}
 		if (w[0] != '-' || w[1] == '\0') {
 			if (!a->command) {
 				a->command = i;
 				cmd = command_named(w);
+			} else {
+				a->loose++;
 			}
 			continue;
 		}
@@ -646,6 +662,30 @@ static bool value_dropped(const struct command *cmd, const char **argv, const st
 		}
 		if (o && o->argInfo == POPT_ARG_STRING && !*(char **)o->arg)
 			return true;
+	}
+	return false;
+}
+
+/*
+ * An argument before any "--" that looks like an option: popt took it for
+ * none because POSIXLY_CORRECT stopped it at an earlier argument.  Taken
+ * as a file or a COMMAND's word it changed what ran ("sweep ... /bin/echo
+ * --dry-run" swept for real), so it is a usage error, said once.
+ */
+static bool option_left_over(const char **args, const struct argv_scan *a)
+{
+	int n = 0;
+
+	while (args && args[n])
+		n++;
+	for (int i = 0; i < n - a->after; i++) {
+		const char *w = args[i];
+
+		if (w[0] == '-' && w[1] && strcmp(w, "--") != 0) {
+			pcp_error("%s: an option after an argument, which POSIXLY_CORRECT leaves "
+				  "unread; give the options first (and a COMMAND after --)", w);
+			return true;
+		}
 	}
 	return false;
 }
@@ -701,6 +741,37 @@ static int check_root(const struct sysroot *root, const bool write[NSYSCTLS])
 	return rc;
 }
 
+/*
+ * A command that writes, run by root on a tree: the tree must be root's
+ * alone on the way to every directory written, or another user could lead
+ * the writes out of it (to the live /proc/sys/vm, /run or /etc).  Reads
+ * of any tree stay allowed: show, status, export and dry runs.
+ */
+static int check_tree(const struct sysroot *root)
+{
+	static const char *const dirs[] = { PATH_SYSCTL_VM, PATH_RUN, PATH_SYSCTL_D };
+
+	if (geteuid() != 0 || sysroot_is_live(root))
+		return EXIT_OK;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		const char *bad = NULL;
+		char why[64];
+		int err = sysroot_check_owned(root, dirs[i], &bad, why, sizeof(why));
+
+		if (err == -EPERM) {
+			pcp_error("--sysroot: refusing to write as root beneath %s: %s (root writes "
+				  "only in a tree that is root's alone, with no link on the way)",
+				  bad, why);
+			return EXIT_USAGE;
+		}
+		if (err) {
+			pcp_error("--sysroot %s: %s", sysroot_name(root, dirs[i]), strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
 /* A tree that is not there is a wrong --sysroot, not a kernel without files. */
 static bool sysroot_is_dir(const char *dir)
 {
@@ -732,6 +803,7 @@ int main(int argc, const char **argv)
 		return EXIT_FAIL;
 	}
 	at = words.command;
+	opt.loose_words = words.loose;
 	cmd = command_named(at ? argv[at] : "show");
 	if (!cmd) {
 		unknown_command(argv[at]);
@@ -782,6 +854,8 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	args = poptGetArgs(ctx);
+	if (option_left_over(args, &words))
+		goto out;
 	if (value_dropped(cmd, argv, &words) || (!args && cmd->takes_command && words.dashdash)) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
@@ -799,7 +873,7 @@ int main(int argc, const char **argv)
 		goto out;
 	if (cmd->setup)
 		cmd->setup();
-	if (drop_privileges() < 0) {
+	if (drop_privileges(cmd->switches_user) < 0) {
 		pcp_error("cannot drop capabilities; refusing to run with more than needed");
 		rc = EXIT_FAIL;
 		goto out;
@@ -813,7 +887,9 @@ int main(int argc, const char **argv)
 	if (cmd->needs_root) {
 		bool write[NSYSCTLS] = { false };
 
-		rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
+		rc = opt.dry_run ? EXIT_OK : check_tree(root);
+		if (!rc)
+			rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
 		if (!rc)
 			rc = check_root(root, write);
 		if (rc)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "zoneinfo_fast.h"
 #include "zoneinfo_int.h"
 
@@ -163,30 +164,6 @@ static bool plain_name(const char *s, size_t len)
 	return true;
 }
 
-/*
- * The n bytes at s for a message, a byte that would not show (a '\r' of a
- * CRLF file above all) as a C escape, cut to fit size.
- */
-static const char *escaped(char *out, size_t size, const char *s, size_t n)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 5 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\r')
-			o += (size_t)snprintf(out + o, size - o, "\\r");
-		else if (c == '\t')
-			o += (size_t)snprintf(out + o, size - o, "\\t");
-		else if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static const char *zone_header(struct zi_parser *p, const char *s, const char *end)
 {
 	const char *e = line_end(s, end);
@@ -208,7 +185,7 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
 		char shown[80];
 
 		return FAIL(p, "malformed zone name: \"%s\"%s",
-			    escaped(shown, sizeof(shown), name, namelen),
+			    escape_text(shown, sizeof(shown), name, namelen, false),
 			    memchr(name, '\r', namelen) ? " (CRLF line endings: convert the file "
 							   "with dos2unix)" : "");
 	}

@@ -308,7 +308,7 @@ static void test_ext_metric(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "result: ([0-9.]+) ops/s", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, "result: ([0-9.]+) ops/s", NULL, NULL,
 				 &wall, &metric, &status), 0);
 	t = now() - t0;
 	assert_true(metric == 12.5);
@@ -317,15 +317,15 @@ static void test_ext_metric(void **state)
 	assert_true(wall > 0 && wall <= t);
 
 	/* no group: the whole match */
-	assert_int_equal(ext_run(argv, "[0-9]+\\.[0-9]+", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, "[0-9]+\\.[0-9]+", NULL, NULL,
 				 NULL, &metric, NULL), 0);
 	assert_true(metric == 12.5);
-	assert_int_equal(ext_run(argv, "nothing like it", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, "nothing like it", NULL, NULL,
 				 &wall, &metric, &status), -ENOMSG);
 	assert_int_equal(status, 3);
-	assert_int_equal(ext_run(argv, "result: (.*)", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, "result: (.*)", NULL, NULL,
 				 NULL, &metric, NULL), -EBADMSG);
-	assert_int_equal(ext_run(argv, "(", NULL, NULL, NULL, &metric, NULL), -EINVAL);
+	assert_int_equal(ext_run(argv, NULL, "(", NULL, NULL, NULL, &metric, NULL), -EINVAL);
 	assert_no_children();
 }
 
@@ -339,13 +339,13 @@ static void test_ext_status(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(plain, NULL, NULL, NULL, &wall, NULL, &status), 0);
+	assert_int_equal(ext_run(plain, NULL, NULL, NULL, NULL, &wall, NULL, &status), 0);
 	assert_int_equal(status, 0);
 	assert_true(wall >= 0);
-	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(ext_run(killed, NULL, NULL, NULL, NULL, NULL, NULL, &status), 0);
 	assert_int_equal(status, 128 + SIGKILL);
-	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, NULL, &status), -ENOENT);
-	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, NULL, &status), -EINVAL);
+	assert_int_equal(ext_run(missing, NULL, NULL, NULL, NULL, NULL, NULL, &status), -ENOENT);
+	assert_int_equal(ext_run(empty, NULL, NULL, NULL, NULL, NULL, NULL, &status), -EINVAL);
 	assert_no_children();
 }
 
@@ -363,17 +363,17 @@ static void test_ext_io(void **state)
 
 	(void)state;
 	assert_true(io.log_fd >= 0);
-	assert_int_equal(ext_run(argv, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(ext_run(argv, NULL, NULL, &io, NULL, NULL, NULL, &status), 0);
 	assert_int_equal(status, 3);
 	/* the last non-empty line, its control characters made visible */
 	assert_string_equal(io.last_err, "last?line");
-	assert_int_equal(ext_run(argv, "out=([0-9]+)", &io, NULL, NULL, &metric, NULL), 0);
+	assert_int_equal(ext_run(argv, NULL, "out=([0-9]+)", &io, NULL, NULL, &metric, NULL), 0);
 	assert_true(metric == 5);
 	n = pread(io.log_fd, log, sizeof(log) - 1, 0);
 	assert_true(n > 0);
 	/* stdout and stderr in the log, twice: a captured stdout is copied too */
 	assert_string_equal(log, "out=5\nfirst\nlast\tline\n\nout=5\nfirst\nlast\tline\n\n");
-	assert_int_equal(ext_run(quiet, NULL, &io, NULL, NULL, NULL, &status), 0);
+	assert_int_equal(ext_run(quiet, NULL, NULL, &io, NULL, NULL, NULL, &status), 0);
 	assert_string_equal(io.last_err, "");
 	close(io.log_fd);
 	assert_no_children();
@@ -386,7 +386,7 @@ static void test_ext_straggler(void **state)
 	double metric = -1, t0 = now();
 
 	(void)state;
-	assert_int_equal(ext_run(argv, "value=([0-9]+)", NULL, NULL, NULL, &metric,
+	assert_int_equal(ext_run(argv, NULL, "value=([0-9]+)", NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
 	/* long before the straggler's 30 s, however slow the machine */
@@ -401,7 +401,7 @@ static void test_ext_stop(void **state)
 
 	(void)state;
 	stop_after(0.2);
-	assert_int_equal(ext_run(argv, "late=([0-9]+)", NULL, &stop, NULL, &metric,
+	assert_int_equal(ext_run(argv, NULL, "late=([0-9]+)", NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
 	assert_true(now() - t0 < 15);
 	assert_true(metric == -1);

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apply.h"
+#include "atomicfile.h"
 #include "c.h"
 #include "change.h"
 #include "chart.h"
@@ -23,6 +25,7 @@
 #include "numparse.h"
 #include "pcprules.h"
 #include "report.h"
+#include "runas.h"
 #include "stats.h"
 #include "sweepset.h"
 #include "sysload.h"
@@ -194,6 +197,8 @@ struct plan {
 	double duration, warmup;
 	int *cpus;
 	int log_fd;		/* the workload's output: stderr or --workload-log */
+	struct runas user;	/* as root, who the workload runs as */
+	bool switch_user;	/* root: every workload process becomes user */
 };
 
 static int usage_number(const char *opt, const char *text, long min, long max, long *v)
@@ -310,6 +315,50 @@ static int check_writable(const char *path)
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * --workload-log, written by pcpctl for the workload: a new file, 0644
+ * whatever the umask, or one of pcpctl's user that it truncates; never
+ * through a link, nor another user's file or a hard link to one.  An fd,
+ * or -1 once said why not.
+ */
+static int open_workload_log(const char *path)
+{
+	const char *why = NULL;
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		if (fchmod(fd, 0644) == 0)
+			return fd;
+		pcp_error("cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		pcp_error("cannot write %s: %s", path,
+			  errno == ELOOP ? "a symbolic link, which pcpctl does not follow" :
+			  strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (st.st_uid != geteuid())
+		why = "another user's file; remove it or give another name";
+	else if (st.st_nlink != 1)
+		why = "a file with more than one hard link; remove it or give another name";
+	if (!why && ftruncate(fd, 0) < 0)
+		why = strerror(errno);
+	if (!why)
+		return fd;
+	pcp_error("cannot write %s: %s", path, why);
+	close(fd);
+	return -1;
+}
+
 /* A regex or COMMAND that cannot work is a usage error found before any write. */
 static int check_command(const struct sweep_opts *o)
 {
@@ -326,6 +375,44 @@ static int check_command(const struct sweep_opts *o)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/*
+ * Who the workload runs as.  Root's workload becomes --user, sudo's caller
+ * or nobody; anyone else's stays its caller, which it cannot leave.
+ */
+static int plan_user(const struct sweep_opts *o, struct plan *p)
+{
+	const char *who = o->user ? o->user : "nobody";
+	int rc;
+
+	if (geteuid() != 0) {
+		if (!o->user)
+			return EXIT_OK;
+		pcp_error("--user %s: only root runs the workload as another user", o->user);
+		return EXIT_NOPRIV;
+	}
+	rc = runas_find(o->user, &p->user);
+	switch (rc) {
+	case 0:
+		p->switch_user = true;
+		return EXIT_OK;
+	case -EPERM:
+		pcp_error("--user %s: the workload never runs as root; give another user", who);
+		return EXIT_USAGE;
+	case -EINVAL:
+		pcp_error("SUDO_UID and SUDO_GID are no user and group ids; give --user USER");
+		return EXIT_USAGE;
+	case -ENOENT:
+		if (o->user)
+			pcp_error("--user %s: no such user", who);
+		else
+			pcp_error("no user nobody to run the workload as; give --user USER");
+		return EXIT_USAGE;
+	default:
+		pcp_error("cannot look up the user %s: %s", who, strerror(-rc));
+		return EXIT_FAIL;
+	}
 }
 
 /*
@@ -354,7 +441,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--metric reads an external workload's output: give its command after --");
 		return EXIT_USAGE;
 	}
-	if ((rc = check_command(o)))
+	if ((rc = check_command(o)) || (rc = plan_user(o, p)))
 		return rc;
 	p->batch = o->batch;
 	rc = sweep_parse_values(values, &p->values, &p->n);
@@ -438,12 +525,11 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		if ((rc = check_writable(o->workload_log)))
 			return rc;
 	} else if (o->workload_log) {
-		p->log_fd = open(o->workload_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (p->log_fd < 0) {
-			p->log_fd = STDERR_FILENO;
-			pcp_error("cannot write %s: %s", o->workload_log, strerror(errno));
+		int fd = open_workload_log(o->workload_log);
+
+		if (fd < 0)
 			return EXIT_FAIL;
-		}
+		p->log_fd = fd;
 	}
 	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): parse_tasks gives max_tasks >= 1 */
 	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
@@ -492,7 +578,8 @@ static int run_external(const struct sweep_opts *o, const struct plan *p, long p
 	if (setenv("PCPCTL_TASKS", tasks, 1) < 0)
 		return -errno;
 
-	rc = ext_run(o->command, regex, &io, &stop_requested, wall, metric, &status);
+	rc = ext_run(o->command, p->switch_user ? &p->user : NULL, regex, &io, &stop_requested,
+		     wall, metric, &status);
 	if (rc == -EINTR || (rc == 0 && status == 0))
 		return rc;
 	fputs("pcpctl: the workload \"", stderr);
@@ -581,6 +668,7 @@ static int measure(const struct sysroot *live, const struct sweep_opts *o, const
 				.warmup_s = p->warmup, .stop = &stop_requested,
 				.enough = p->precision ? precise_enough : NULL,
 				.enough_arg = (void *)p, .max_duration_s = p->max_duration,
+				.user = p->switch_user ? &p->user : NULL,
 			};
 
 			rc = pf1_run(&cfg, &samples, &n);
@@ -949,11 +1037,14 @@ static int print_result(const struct sweep_opts *o, const struct plan *p,
 
 static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
 {
-	FILE *f = fopen(path, "w");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
 
 	if (!f) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
-		return -errno;
+		pcp_error("out of memory");
+		return -ENOMEM;
 	}
 	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
@@ -968,11 +1059,12 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 			fprintf(f, "%ld", pts[i].high);
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		pcp_error("cannot write %s: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
+	/* replaced as the chart is: a link there is replaced, never followed */
+	err = fclose(f) ? -ENOMEM : atomic_write_file(path, text, len);
+	free(text);
+	if (err)
+		pcp_error("cannot write %s: %s", path, strerror(-err));
+	return err;
 }
 
 /*
@@ -1061,6 +1153,9 @@ static void print_plan(const struct sweep_opts *o, const struct plan *p)
 		print_command(stdout, o->command);
 	else
 		fputs("page_fault1", stdout);
+	if (p->switch_user)
+		printf("\nuser: %s (uid %lu, gid %lu)", p->user.name, (unsigned long)p->user.uid,
+		       (unsigned long)p->user.gid);
 	if (!o->command) {
 		/* page_fault1 measures whole sampling intervals, one at least */
 		double least = pf1_measured(p->duration), most = pf1_measured(p->max_duration);
@@ -1137,6 +1232,7 @@ static void plan_free(struct plan *p)
 	free(p->values);
 	free(p->tasks);
 	free(p->cpus);
+	runas_free(&p->user);
 	if (p->log_fd != STDERR_FILENO)
 		close(p->log_fd);
 }

@@ -19,6 +19,7 @@ struct sweep_opts {
 	const char *csv, *plot;		/* output files */
 	const char *workload_log;	/* the external workload's stdout and stderr */
 	const char *with_batch, *with_fraction;	/* the other setting, pinned */
+	const char *user;		/* --user: who the workload runs as, as root */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
 	bool dry_run;			/* the plan and every check, no write */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "msg.h"
 
 const char *sweepset_name(const char *path)
@@ -94,11 +95,17 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 	for (size_t i = 1; i < n && !rc; i++)
 		if (strcmp(x[i].f.parameter, x[0].f.parameter) != 0 ||
 		    strcmp(x[i].f.workload, x[0].f.workload) != 0) {
+			/* the workloads are the files' text: no ESC of theirs reaches the terminal */
+			char w0[256], wi[256];
+
 			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
 				  "%s sweeps of one parameter and one workload",
-				  sweepset_name(x[0].path), x[0].f.parameter, x[0].f.workload,
-				  sweepset_name(x[i].path),
-				  x[i].f.parameter, x[i].f.workload, cmd);
+				  sweepset_name(x[0].path), x[0].f.parameter,
+				  escape_text(w0, sizeof(w0), x[0].f.workload, strlen(x[0].f.workload),
+					      true),
+				  sweepset_name(x[i].path), x[i].f.parameter,
+				  escape_text(wi, sizeof(wi), x[i].f.workload, strlen(x[i].f.workload),
+					      true), cmd);
 			rc = EXIT_USAGE;
 		}
 	if (rc) {

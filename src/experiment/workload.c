@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runas.h"
+
 /*
  * 128 rather than 64 bytes per task: x86's adjacent-line prefetcher pulls
  * lines in pairs, so counters 64 bytes apart would still bounce between
@@ -105,16 +107,19 @@ static void pf1_fail(struct pf1_slot *slot, int err)
 __attribute__((noreturn))
 static void pf1_task(struct pf1_slot *slot, cpu_set_t *set, size_t setsize,
 		     int ready_fd, int go_fd, size_t len, long pagesz,
-		     pid_t parent)
+		     pid_t parent, const struct runas *user)
 {
 	uint_least64_t ops = 0;
 	int err = 0;
 	char c;
 
+	/* first: a change of user clears the parent-death signal */
+	if (user)
+		err = -runas_enter(user);
 	/* a parent killed with SIGKILL cannot reap us: die with it */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (!err && prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		err = errno;
-	else if (getppid() != parent)
+	else if (!err && getppid() != parent)
 		_exit(1);
 	/* the parent ends us with SIGKILL; a terminal's ^C is its business */
 	signal(SIGINT, SIG_DFL);
@@ -248,7 +253,7 @@ static int pf1_start(struct pf1_run *r, const struct pf1_config *cfg,
 			close(r->ready[0]);
 			close(r->go[1]);
 			pf1_task(&r->slots[i], set, setsize, r->ready[1],
-				 r->go[0], len, pagesz, parent);
+				 r->go[0], len, pagesz, parent, cfg->user);
 		}
 		if (pid < 0) {
 			int err = errno;
@@ -544,8 +549,8 @@ static int parse_metric(const regex_t *re, const char *text, double *metric)
 }
 
 __attribute__((noreturn))
-static void ext_child(char *const argv[], int nullfd, int outfd, int stderr_fd,
-		      int errfd)
+static void ext_child(char *const argv[], const struct runas *user, int nullfd, int outfd,
+		      int stderr_fd, int errfd)
 {
 	sigset_t none;
 	int e;
@@ -559,8 +564,11 @@ static void ext_child(char *const argv[], int nullfd, int outfd, int stderr_fd,
 	    dup2(stderr_fd, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {
-		execvp(argv[0], argv);
-		e = errno;
+		e = user ? -runas_enter(user) : 0;
+		if (!e) {
+			execvp(argv[0], argv);
+			e = errno;
+		}
 	}
 	/* if even the report is lost, 127 says "could not run" as a shell does */
 	while (write(errfd, &e, sizeof(e)) < 0 && errno == EINTR)
@@ -575,8 +583,8 @@ static int exit_code(int status)
 	return WEXITSTATUS(status);
 }
 
-int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
-	    volatile sig_atomic_t *stop,
+int ext_run(char *const argv[], const struct runas *user, const char *metric_regex,
+	    struct ext_io *io, volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status)
 {
 	struct outbuf out = { 0 };
@@ -617,7 +625,7 @@ int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
 		goto done;
 	}
 	if (pid == 0)
-		ext_child(argv, nullfd, outp[1] >= 0 ? outp[1] : log_fd, wlog[1], errp[1]);
+		ext_child(argv, user, nullfd, outp[1] >= 0 ? outp[1] : log_fd, wlog[1], errp[1]);
 	/* both sides set the group: whichever runs first, kill(-pid) works */
 	setpgid(pid, pid);
 	close_fd(&errp[1]);

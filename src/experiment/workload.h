@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct runas;
+
 /* will-it-scale's MEMSIZE: large enough that each loop frees pages in
  * bulk, small enough to run one task per CPU on modest machines */
 #define PF1_DEFAULT_MAP_BYTES	((size_t)128 << 20)
@@ -44,6 +46,8 @@ struct pf1_config {
 	bool (*enough)(const double *samples, size_t n, void *arg);
 	void *enough_arg;
 	double max_duration_s;	/* >= duration_s when enough is set */
+	/* Optional: each task becomes this user before it starts (runas_enter()). */
+	const struct runas *user;
 };
 
 /*
@@ -83,6 +87,8 @@ struct ext_io {
 
 /*
  * Run an external workload: fork, execvp(argv[0], argv), wait for it.
+ * With user, the child becomes that user first (runas_enter()), and a
+ * failure to is reported as exec's would be.
  * The child gets its own process group and /dev/null as stdin, so a
  * terminal's ^C reaches only pcpctl, which then ends the whole group.
  *
@@ -111,8 +117,8 @@ struct ext_io {
  *   -ENOSYS  the kernel lacks pidfd_open (Linux < 5.3)
  *   other    exec failed (e.g. -ENOENT, -EACCES), or fork/pipe/read
  */
-int ext_run(char *const argv[], const char *metric_regex, struct ext_io *io,
-	    volatile sig_atomic_t *stop,
+int ext_run(char *const argv[], const struct runas *user, const char *metric_regex,
+	    struct ext_io *io, volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status);
 
 /*

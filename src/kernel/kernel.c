@@ -76,15 +76,8 @@ void kernel_free(struct kernel *k)
 
 int kernel_open_zoneinfo_file(struct kernel *k)
 {
-	char *path = sysroot_path(k->root, PATH_ZONEINFO);
-	int fd;
-
-	if (!path)
-		return -ENOMEM;
-	/* A tree may link its zoneinfo to a capture: this read follows links. */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	return fd < 0 ? -errno : fd;
+	/* A tree may link its zoneinfo to a capture in it; the parser bounds its lines. */
+	return sysroot_open_read(k->root, PATH_ZONEINFO);
 }
 
 int kernel_read_sysctl_file(struct kernel *k, enum pcp_sysctl s, long *value)
@@ -155,7 +148,7 @@ int kernel_read_vmstat_file(struct kernel *k, struct vm_counters *c)
 {
 	char *text;
 	size_t len;
-	int rc = sysroot_read_file(k->root, PATH_VMSTAT, &text, &len);
+	int rc = sysroot_read_paced(k->root, PATH_VMSTAT, &text, &len);
 
 	if (rc)
 		return rc;

@@ -4,13 +4,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "idlist.h"
+
+/* What a read through the root may hold, so /dev/zero in a tree ends as an error. */
+#define SYSROOT_READ_MAX	((size_t)4 << 20)
+/* read_whole_file()'s, for the live /proc/kallsyms of a kernel with many modules */
+#define READ_WHOLE_MAX		((size_t)256 << 20)
 
 struct sysroot *sysroot_open(const char *dir)
 {
@@ -34,6 +42,16 @@ struct sysroot *sysroot_open(const char *dir)
 	/* "/" is the live system too; "tree/" and "tree" are one tree. */
 	for (n = strlen(sr->prefix); n > 0 && sr->prefix[n - 1] == '/'; n--)
 		sr->prefix[n - 1] = '\0';
+	/*
+	 * Opened once: every path of a tree is resolved beneath this, so a
+	 * link or a renamed directory cannot take pcpctl out of it.  A tree
+	 * that cannot be opened fails each read and write with the reason.
+	 */
+	sr->fd = -1;
+	if (sr->prefix[0]) {
+		sr->fd = open(sr->prefix, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		sr->fd_err = sr->fd < 0 ? -errno : 0;
+	}
 	return sr;
 }
 
@@ -41,6 +59,8 @@ void sysroot_free(struct sysroot *sr)
 {
 	if (!sr)
 		return;
+	if (sr->fd >= 0)
+		close(sr->fd);
 	free(sr->prefix);
 	free(sr);
 }
@@ -96,29 +116,182 @@ const char *sysroot_command(const struct sysroot *sr, const char *args)
 	return cmd;
 }
 
-int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode)
+/*
+ * Kernels before 5.6 have no openat2: each directory opened in turn from
+ * the root without following a link, which refuses every link, not only
+ * those that lead out.
+ */
+static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 {
-	char *full = sysroot_path(sr, path);
+	int dir = rootfd, fd;
+
+	for (;;) {
+		size_t n = strcspn(rel, "/");
+		char name[NAME_MAX + 1];
+
+		if (n > NAME_MAX) {
+			fd = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, rel, n);
+		name[n] = '\0';
+		if (!rel[n]) {
+			fd = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+			fd = fd < 0 ? -errno : fd;
+			break;
+		}
+		fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			/* a link to a directory fails O_DIRECTORY|O_NOFOLLOW with ENOTDIR */
+			fd = -errno;
+			break;
+		}
+		if (dir != rootfd)
+			close(dir);
+		dir = fd;
+		rel += n + strspn(rel + n, "/");
+	}
+	if (dir != rootfd)
+		close(dir);
+	return fd;
+}
+
+/*
+ * path (absolute, as PATH_*) opened beneath the tree's root: links are
+ * followed only inside the tree (an absolute one from the tree's root), and
+ * with no_links not at all.  The live system is opened as it is.
+ */
+static int open_beneath(const struct sysroot *sr, const char *path, int flags, mode_t mode,
+			bool no_links)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | (no_links ? O_NOFOLLOW : 0)),
+		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
+			   (no_links ? RESOLVE_NO_SYMLINKS : 0),
+	};
 	int fd;
 
-	if (!full)
-		return -ENOMEM;
-	fd = open(full, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-	free(full);
+	if (!sr->prefix[0]) {
+		fd = open(path, flags | O_CLOEXEC | (no_links ? O_NOFOLLOW : 0), mode);
+		return fd < 0 ? -errno : fd;
+	}
+	if (sr->fd < 0)
+		return sr->fd_err;
+	path += strspn(path, "/");
+	fd = (int)syscall(SYS_openat2, sr->fd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		return walk_nofollow(sr->fd, path, flags, mode);
 	return fd < 0 ? -errno : fd;
+}
+
+int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode)
+{
+	return open_beneath(sr, path, flags, mode, true);
+}
+
+/* fd when it is a regular file; else closed, and -EINVAL or fstat's error. */
+static int regular_or_close(int fd)
+{
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+
+	if (!rc)
+		return fd;
+	close(fd);
+	return rc;
+}
+
+int sysroot_open_read(const struct sysroot *sr, const char *path)
+{
+	int fd = open_beneath(sr, path, O_RDONLY | O_NONBLOCK, 0, false);
+
+	if (fd < 0)
+		return fd;
+	/* a FIFO would hang the read, a device (/dev/zero) never end it */
+	return regular_or_close(fd);
+}
+
+/* Why another user could change dir, as st says it is; NULL when none could. */
+static const char *not_roots(const struct stat *st, char *why, size_t len)
+{
+	if (S_ISLNK(st->st_mode))
+		return "a symbolic link";
+	if (!S_ISDIR(st->st_mode))
+		return "not a directory";
+	if (st->st_uid != 0) {
+		snprintf(why, len, "owned by uid %lu, not root", (unsigned long)st->st_uid);
+		return why;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "writable by %s (mode %04o)",
+			 st->st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+		return why;
+	}
+	return NULL;
+}
+
+int sysroot_check_owned(const struct sysroot *sr, const char *dir, const char **bad,
+			char *why, size_t len)
+{
+	char sofar[PATH_MAX] = "";
+	const char *reason;
+	struct stat st;
+	int cur, rc = 0;
+
+	if (sr->fd < 0)
+		return sr->prefix[0] ? sr->fd_err : 0;
+	if (fstat(sr->fd, &st) < 0)
+		return -errno;
+	cur = sr->fd;
+	reason = not_roots(&st, why, len);
+	for (dir += strspn(dir, "/"); !reason && *dir; dir += strspn(dir, "/")) {
+		size_t n = strcspn(dir, "/"), used = strlen(sofar);
+		int next;
+
+		if (used + n + 2 > sizeof(sofar)) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		snprintf(sofar + used, sizeof(sofar) - used, "/%.*s", (int)n, dir);
+		dir += n;
+		/* what is missing pcpctl creates, as root, in a directory checked here */
+		if (fstatat(cur, sofar + used + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = errno == ENOENT ? 0 : -errno;
+			break;
+		}
+		reason = not_roots(&st, why, len);
+		if (reason)
+			break;
+		next = openat(cur, sofar + used + 1, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			rc = -errno;
+			break;
+		}
+		if (cur != sr->fd)
+			close(cur);
+		cur = next;
+	}
+	if (cur != sr->fd)
+		close(cur);
+	if (reason) {
+		*bad = sysroot_name(sr, sofar);
+		if (reason != why)
+			snprintf(why, len, "%s", reason);
+		return -EPERM;
+	}
+	return rc;
 }
 
 int sysroot_probe(const struct sysroot *sr, const char *path)
 {
-	char *full = sysroot_path(sr, path);
-	struct stat st;
-	int rc;
+	int fd = open_beneath(sr, path, O_PATH | O_NOFOLLOW, 0, false);
 
-	if (!full)
-		return -ENOMEM;
-	rc = lstat(full, &st) == 0 ? 1 : errno == ENOENT ? 0 : -errno;
-	free(full);
-	return rc;
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	close(fd);
+	return 1;
 }
 
 bool sysroot_exists(const struct sysroot *sr, const char *path)
@@ -126,16 +299,84 @@ bool sysroot_exists(const struct sysroot *sr, const char *path)
 	return sysroot_probe(sr, path) == 1;
 }
 
+/* fd read to its end and closed: at most max bytes, else -EFBIG. */
+static int read_whole_fd(int fd, size_t max, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t cap, used = 0;
+	char *data;
+	int rc = 0;
+
+	/* procfs reports 0; a regular file's size saves the regrowing. */
+	cap = fstat(fd, &st) == 0 && st.st_size > 0 && (size_t)st.st_size < max ?
+		(size_t)st.st_size + 1 : 65536;
+	data = malloc(cap);
+	if (!data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (cap - used < 2) {
+			char *bigger;
+
+			if (cap >= max) {
+				rc = -EFBIG;
+				break;
+			}
+			bigger = realloc(data, cap * 2);
+			if (!bigger) {
+				rc = -ENOMEM;
+				break;
+			}
+			data = bigger;
+			cap *= 2;
+		}
+		n = read(fd, data + used, cap - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (rc) {
+		free(data);
+		return rc;
+	}
+	data[used] = '\0';
+	*buf = data;
+	*len = used;
+	return 0;
+}
+
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len)
 {
-	char *full = sysroot_path(sr, path);
-	int rc;
+	int fd = sysroot_open_read(sr, path);
 
-	if (!full)
-		return -ENOMEM;
-	rc = read_whole_file(full, buf, len);
-	free(full);
-	return rc;
+	if (fd < 0)
+		return fd;
+	return read_whole_fd(fd, SYSROOT_READ_MAX, buf, len);
+}
+
+int sysroot_read_paced(const struct sysroot *sr, const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd = open_beneath(sr, path, O_RDONLY, 0, false), rc;
+
+	if (fd < 0)
+		return fd;
+	rc = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ? 0 : -EINVAL;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return read_whole_fd(fd, SYSROOT_READ_MAX, buf, len);
 }
 
 int sysroot_read_cpulist(const struct sysroot *sr, const char *path, struct idlist *list)
@@ -179,52 +420,12 @@ int sysroot_write_string(const struct sysroot *sr, const char *path, const char 
 
 int read_whole_file(const char *path, char **buf, size_t *len)
 {
-	struct stat st;
-	size_t cap, used = 0;
-	char *data;
-	int fd, rc = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	/* procfs reports 0; a regular file's size saves the regrowing. */
-	cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	data = malloc(cap);
-	if (!data) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (cap - used < 2) {
-			char *bigger = realloc(data, cap * 2);
-
-			if (!bigger) {
-				rc = -ENOMEM;
-				break;
-			}
-			data = bigger;
-			cap *= 2;
-		}
-		n = read(fd, data + used, cap - used - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (rc) {
-		free(data);
-		return rc;
-	}
-	data[used] = '\0';
-	*buf = data;
-	*len = used;
-	return 0;
+	fd = regular_or_close(fd);
+	if (fd < 0)
+		return fd;
+	return read_whole_fd(fd, READ_WHOLE_MAX, buf, len);
 }

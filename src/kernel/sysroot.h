@@ -37,6 +37,8 @@ struct idlist;
 
 struct sysroot {
 	char *prefix;		/* absolute, no trailing '/'; "" for the live system */
+	int fd;			/* the tree's root, O_PATH; -1 for the live system or ... */
+	int fd_err;		/* ... a tree that could not be opened, and why (-errno) */
 };
 
 /* dir NULL or "" is the live system; a relative dir is taken from the cwd.  NULL on ENOMEM. */
@@ -59,8 +61,31 @@ const char *sysroot_name(const struct sysroot *sr, const char *path);
  */
 const char *sysroot_command(const struct sysroot *sr, const char *args);
 
-/* open(2) of path under the root with O_NOFOLLOW and O_CLOEXEC: an fd or a negative errno. */
+/*
+ * open(2) of path beneath the tree's root (openat2 RESOLVE_IN_ROOT) through
+ * no symbolic link at all, last component included (O_NOFOLLOW, and
+ * RESOLVE_NO_SYMLINKS), with O_CLOEXEC: an fd or a negative errno (-ELOOP
+ * for a link; on kernels without openat2, -ELOOP or -ENOTDIR).  For what is
+ * written, and read where a link would be a trick.
+ */
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);
+/*
+ * path opened to read beneath the tree's root: links followed inside it
+ * only, O_NONBLOCK, and only a regular file (else -EINVAL), so that a FIFO
+ * cannot hang a reader nor a device feed it without end.
+ */
+int sysroot_open_read(const struct sysroot *sr, const char *path);
+/*
+ * Whether root may write beneath the tree on the way to dir (absolute, as
+ * PATH_*): the tree's root and every directory on the way that exists must
+ * be a directory, no link, owned by root and writable by no group or other
+ * user, so that no one else can lead a write out of the tree or swap a
+ * directory once checked.  0 (also for the live system), -EPERM with *bad
+ * the path refused (as sysroot_name()) and why the reason, or another
+ * negative errno.
+ */
+int sysroot_check_owned(const struct sysroot *sr, const char *dir, const char **bad,
+			char *why, size_t len);
 /*
  * Whether path exists (a dangling link does), without following a last
  * link: 1, 0 when it does not (ENOENT), or a negative errno when that
@@ -69,16 +94,23 @@ int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags,
 int sysroot_probe(const struct sysroot *sr, const char *path);
 /* sysroot_probe() == 1: what cannot be told counts as missing. */
 bool sysroot_exists(const struct sysroot *sr, const char *path);
-/* The file, NUL-terminated: 0 or a negative errno (see read_whole_file). */
+/* The file as sysroot_open_read() opens it, NUL-terminated, at most 4 MiB (else -EFBIG): 0 or a negative errno. */
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len);
+/*
+ * As sysroot_read_file(), but a FIFO is read too, as a stream to its
+ * writer's end, blocking until one comes: the counters of show --interval,
+ * which waits between samples anyway, and which a test paces so.
+ */
+int sysroot_read_paced(const struct sysroot *sr, const char *path, char **buf, size_t *len);
 /* A "0-3,8" list file, as sysfs cpulists (empty for none): 0, -EINVAL or -errno. */
 int sysroot_read_cpulist(const struct sysroot *sr, const char *path, struct idlist *list);
 /* s written to an existing file in one write(2), not through a link: 0 or a negative errno. */
 int sysroot_write_string(const struct sysroot *sr, const char *path, const char *s);
 
 /*
- * Read a whole file, including /proc files that report size 0, into a
- * NUL-terminated buffer.  Returns 0 or a negative errno.
+ * Read a whole regular file (else -EINVAL), including /proc files that
+ * report size 0, into a NUL-terminated buffer; O_NONBLOCK, at most 256 MiB
+ * (else -EFBIG).  Returns 0 or a negative errno.
  */
 int read_whole_file(const char *path, char **buf, size_t *len);
 

@@ -8,8 +8,30 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-int drop_privileges(void)
+#include "c.h"
+
+/*
+ * After capset's EPERM: 0 when this process holds what want says already,
+ * so nothing was refused that mattered (a seccomp filter such as systemd's
+ * SystemCallFilter= with SystemCallErrorNumber=EPERM refuses capset
+ * whatever it asks); else -EPERM, or -ENOMEM.
+ */
+static int holds_exactly(cap_t want)
 {
+	cap_t now = cap_get_proc();
+	int rc;
+
+	if (!now)
+		return -ENOMEM;
+	rc = cap_compare(now, want) ? -EPERM : 0;
+	cap_free(now);
+	return rc;
+}
+
+int drop_privileges(bool switch_user)
+{
+	static const cap_value_t setid[] = { CAP_SETUID, CAP_SETGID, CAP_SETPCAP };
+	static const cap_value_t kill = CAP_KILL;
 	cap_t none;
 	int rc = 0;
 
@@ -24,8 +46,13 @@ int drop_privileges(void)
 	none = cap_init();
 	if (!none)
 		return -errno;
-	if (cap_set_proc(none) < 0)
+	if (switch_user && geteuid() == 0 &&
+	    (cap_set_flag(none, CAP_PERMITTED, ARRAY_SIZE(setid), setid, CAP_SET) < 0 ||
+	     cap_set_flag(none, CAP_PERMITTED, 1, &kill, CAP_SET) < 0 ||
+	     cap_set_flag(none, CAP_EFFECTIVE, 1, &kill, CAP_SET) < 0))
 		rc = -errno;
+	if (!rc && cap_set_proc(none) < 0)
+		rc = errno == EPERM ? holds_exactly(none) : -errno;
 	cap_free(none);
 	if (!rc && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		rc = -errno;

@@ -3,6 +3,8 @@
 #ifndef PCPCTL_PRIVS_H
 #define PCPCTL_PRIVS_H
 
+#include <stdbool.h>
+
 #include "kernel.h"
 
 /*
@@ -10,9 +12,13 @@
  * inheritable) and set no_new_privs.  No command needs one: reading
  * zoneinfo is open to all, and a /proc/sys/vm write is allowed by the
  * file's owner bits to euid 0, which capabilities do not change.
+ * switch_user: as root, keep CAP_SETUID, CAP_SETGID and CAP_SETPCAP
+ * permitted but not effective, for a child to raise and become another
+ * user with (runas_enter(): sweep's workload) before it runs anything,
+ * and CAP_KILL effective, to end that child, no longer of pcpctl's uid.
  * Returns 0 or a negative errno.
  */
-int drop_privileges(void);
+int drop_privileges(bool switch_user);
 
 /*
  * Whether this process may write the sysctl: 0, -ENOMEM, or the negative
