@@ -43,7 +43,7 @@ function __pcpctl_complete
     set -l commands show status set reset rollback sweep compare plot export help
     # Options that take an argument, as they can be spelt in a separate word.
     set -l with_arg -o --output --node --zone --cpu --sysroot --batch --fraction --tasks \
-        --duration --warmup --runs --metric --csv --plot --workload-log --with-batch \
+        --duration --warmup --runs --metric --csv --plot --workload-log --user --with-batch \
         --with-fraction --label --precision --max-duration --count
 
     # The command, whether -s/--summary or --interval was given, and the
@@ -115,6 +115,8 @@ function __pcpctl_complete
             set values (__fish_complete_directories $cur)
         case --csv --plot --workload-log
             set values (__fish_complete_path $cur)
+        case --user
+            set values (__fish_complete_users | string replace -r '\t.*' '' | string match -- "$cur*")
         case --node --cpu --batch --fraction --tasks --duration --warmup --runs --metric \
             --interval --count --label --with-batch --with-fraction --precision --max-duration
             # Numbers, lists and a regular expression: nothing to offer.
@@ -156,7 +158,7 @@ function __pcpctl_complete
             set opts -o --output --label
         case sweep
             set opts --batch --fraction --tasks --duration --warmup --runs --metric --csv \
-                --plot --workload-log --with-batch --with-fraction --precision --max-duration \
+                --plot --workload-log --user --with-batch --with-fraction --precision --max-duration \
                 --dry-run
         case export
             # Prometheus text only: no --json.
@@ -179,7 +181,7 @@ function __pcpctl_complete
             set opts -r --raw -P --pairs -o --output --output-all -n --noheadings --node \
                 --zone --cpu -s --summary --per-cpu --interval --count --batch --fraction \
                 --dry-run --persist --persist-only --discard --tasks --duration --warmup --runs \
-                --metric --csv --plot --workload-log --with-batch --with-fraction --label \
+                --metric --csv --plot --workload-log --user --with-batch --with-fraction --label \
                 --precision --max-duration
         case '*'
             return
