@@ -222,8 +222,9 @@ static int check_zone(const struct kernel_rules *r, const struct expectation *ex
  * CPU comes or goes.  zoneinfo prints the inputs as they are now, and
  * kswapd raises and clears the boost without a recompute.  So the zone is
  * right if it matches the rules for its inputs now or for those before the
- * write (was, or NULL), each low with or without either boost.  A mismatch
- * is described for the inputs now.
+ * write (was, or NULL), each low with or without either boost, and the
+ * CPUs as they are or as a CPU's onlining counts them.  A mismatch is
+ * described for the inputs now.
  */
 static int verify_zone(const struct kernel_rules *r, const struct expectation *ex,
 		       const struct zi_zone *z, const struct zone_inputs *now,
@@ -231,7 +232,12 @@ static int verify_zone(const struct kernel_rules *r, const struct expectation *e
 {
 	const struct zone_inputs *b = was ? was : now;
 	const uint64_t managed[] = { now->managed, b->managed };
-	const unsigned split[] = { now->split, b->split };
+	/*
+	 * A CPU coming online recomputes with one CPU more than its node has
+	 * (zone_pcp_update(zone, 1): the node's mask, already holding it, and
+	 * the CPU again), which stands until the next recompute.
+	 */
+	const unsigned split[] = { now->split, b->split, now->split + 1, b->split + 1 };
 	const uint64_t lows[] = { now->low + now->boost, now->low + b->boost, now->low,
 				  b->low + b->boost, b->low };
 	struct apply_why other;
@@ -424,40 +430,46 @@ struct zone_check {
 	bool have_was;
 	/* A restore: was holds the observation's inputs (a v3 journal), else the read before. */
 	bool was_observed;
+	/* The inputs just before the writes (of the change, or of the restore), or was. */
+	struct zone_inputs at_write;
+	bool have_at_write;
 };
 
 /*
- * One populated zone: against the observation o when given (a restore),
- * while the inputs it was made under still hold (or are not known, a v2
- * journal); else against what this kernel computes from the settings and
- * the inputs at the write or now, when its rules are known exactly; else
- * for what holds in every generation.
+ * One populated zone: against the observation o when given (a restore);
+ * where that does not hold (the inputs moved since, or the observation
+ * itself was made of limits the kernel recomputed a moment later, as after
+ * a CPU came online), and for a change, against what this kernel computes
+ * from the settings and the inputs at the write or now, when its rules are
+ * known exactly; else for what holds in every generation.
  */
 static int check_one(const struct kernel_rules *r, const struct expectation *ex,
 		     const struct zone_check *zc, unsigned *checks, struct apply_why *why)
 {
-	const struct zone_inputs *was = zc->have_was ? &zc->was : NULL;
+	const struct zone_inputs *at_write = zc->have_at_write ? &zc->at_write : NULL;
+	struct apply_why first;
 	int rc;
 
-	if (zc->o && (!zc->was_observed || inputs_same(&zc->was, &zc->now))) {
+	if (zc->o) {
 		rc = check_zone_observed(r, ex, zc->z, zc->o, &zc->now, why);
 		if (rc == 0) {
 			*checks |= CHECK_OBSERVED;
 			return 0;
 		}
-		/* The inputs held since the observation: what it showed is what to find. */
-		if (zc->was_observed)
-			return rc;
+		first = *why;
 	}
-	/* A restore whose inputs moved since the observation is a change like any other. */
 	if (!r->doubt.kind) {
-		rc = verify_zone(r, ex, zc->z, &zc->now, was, why);
+		rc = verify_zone(r, ex, zc->z, &zc->now, at_write, why);
 		if (rc == 0)
 			*checks |= CHECK_RULES;
-		return rc;
+	} else {
+		rc = check_zone_certain(ex, zc->z, zc->o ? NULL : zc->before, &zc->now, at_write,
+					checks, why);
 	}
-	return check_zone_certain(ex, zc->z, zc->o ? NULL : zc->before, &zc->now, was, checks,
-				  why);
+	/* A restore that fits nothing is described against what was observed. */
+	if (rc && zc->o)
+		*why = first;
+	return rc;
 }
 
 static int zone_check_init(const struct sysroot *root, const struct zi_zone *z,
@@ -472,10 +484,17 @@ static int zone_check_init(const struct sysroot *root, const struct zi_zone *z,
 	rc = inputs_of(root, z, &zc->now, why);
 	if (rc)
 		return rc;
-	if (observed_inputs(zc->o, &zc->was))
+	if (b && b->npagesets && inputs_of(root, b, &zc->at_write, &ignored) == 0) {
+		zc->have_at_write = zc->have_was = true;
+		zc->was = zc->at_write;
+	}
+	if (observed_inputs(zc->o, &zc->was)) {
 		zc->have_was = zc->was_observed = true;
-	else if (b && b->npagesets && inputs_of(root, b, &zc->was, &ignored) == 0)
-		zc->have_was = true;
+		if (!zc->have_at_write) {
+			zc->at_write = zc->was;
+			zc->have_at_write = true;
+		}
+	}
 	return 0;
 }
 

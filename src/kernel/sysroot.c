@@ -179,7 +179,8 @@ static int open_beneath(const struct sysroot *sr, const char *path, int flags, m
 	if (sr->fd < 0)
 		return sr->fd_err;
 	path += strspn(path, "/");
-	fd = (int)syscall(SYS_openat2, sr->fd, path, &how, sizeof(how));
+	/* The kernel's number: glibc before 2.32 (bullseye) has no SYS_openat2. */
+	fd = (int)syscall(__NR_openat2, sr->fd, path, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS)
 		return walk_nofollow(sr->fd, path, flags, mode);
 	return fd < 0 ? -errno : fd;

@@ -113,9 +113,10 @@ managed() { awk '$1 == "managed" { s += $2 } END { print s }' /proc/zoneinfo; }
 # pcpctl on a machine that moves: in each cycle, while a memory block is
 # onlined (managed pages grow and the kernel recomputes every zone's limits)
 # and a CPU goes offline and online in the background, pcpctl sets the
-# fraction and the batch and resets them; then, while another CPU goes
-# offline and online, a change killed midway is rolled back.  Every command
-# must succeed and no journal may be left.
+# fraction and the batch and resets them; then a change is killed midway
+# while another CPU goes offline and online, a block comes online and a CPU
+# goes offline, and pcpctl rollback restores it before the CPU comes back.
+# Every command must succeed and no journal may be left.
 moving() { # CYCLES
 	_fails=0 _left=0 _kills=0 _j=0 _m0=$(managed)
 	: >/tmp/moves
@@ -128,21 +129,37 @@ moving() { # CYCLES
 		done
 		wait
 		cpu_cycle $((_j % 3 + 1)) &
-		pcpctl set --fraction 9 >/dev/null 2>&1 &
-		_pid=$!
-		sleep "0.$((_j % 9 + 1))"
-		kill -9 "$_pid" 2>/dev/null && _kills=$((_kills + 1))
-		wait "$_pid"
+		if [ -f /usr/lib/killafter.so ]; then
+			# Killed right after its write (the build's LD_PRELOAD shim).
+			KILLAFTER_PATH=$FRAC LD_PRELOAD=/usr/lib/killafter.so \
+				pcpctl set --fraction 9 >/dev/null 2>&1
+			[ $? = 137 ] && [ -e /run/pcpctl/journal ] && _kills=$((_kills + 1))
+		else
+			pcpctl set --fraction 9 >/dev/null 2>&1 &
+			_pid=$!
+			sleep "0.$((_j % 9 + 1))"
+			kill -9 "$_pid" 2>/dev/null && _kills=$((_kills + 1))
+			wait "$_pid"
+		fi
 		wait
+		# Between the kill and the rollback the machine moves: a block
+		# comes online and a CPU stays offline until the rollback is done.
+		_off=$((_j % 3 + 1))
+		(mem_step; echo m >>/tmp/moves)
+		echo 0 >"/sys/devices/system/cpu/cpu$_off/online"
 		pcpctl rollback >/tmp/moving.out 2>&1 ||
 			{ _fails=$((_fails + 1)); echo "# moving: pcpctl rollback failed:"; cat /tmp/moving.out; }
+		echo 1 >"/sys/devices/system/cpu/cpu$_off/online"
 		[ ! -e /run/pcpctl/journal ] || _left=$((_left + 1))
+		# What a failed rollback left: the next cycle starts clean.
+		[ ! -e /run/pcpctl/journal ] || pcpctl rollback >/dev/null 2>&1 ||
+			pcpctl rollback --discard >/dev/null 2>&1
 		pcpctl reset >/dev/null 2>&1 || _fails=$((_fails + 1))
 		_j=$((_j + 1))
 	done
 	verdict moving-pcpctl "$_fails pcpctl commands failed" test "$_fails" = 0
 	verdict moving-journals "$_left journals left" test "$_left" = 0
-	echo "# moving-summary: $1 cycles, $(wc -l </tmp/moves) memory blocks onlined beside pcpctl (managed pages $_m0 -> $(managed)), $((2 * $1)) CPU offline/online cycles, $((4 * $1)) pcpctl changes, $_kills killed midway and rolled back, $_fails failures, $_left journals left"
+	echo "# moving-summary: $1 cycles, $(wc -l </tmp/moves) memory blocks onlined beside pcpctl (managed pages $_m0 -> $(managed)), $((3 * $1)) CPU offline/online cycles, $((4 * $1)) pcpctl changes, $_kills killed midway and rolled back with a block onlined and a CPU offline since, $_fails failures, $_left journals left"
 }
 
 churn() { # CPU : allocate and free 16 MiB there

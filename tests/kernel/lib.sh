@@ -194,7 +194,9 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs tmpfs /tmp
-echo 'root:x:0:0:root:/root:/bin/sh' >/etc/passwd
+# nobody: the user a sweep's workload runs as
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >/etc/passwd
+printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
 export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root
 # kt_data=console: the report shares the console, and only emergencies may
 # interleave with it from here on
