@@ -45,17 +45,6 @@ static int row_order(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-/* By (tasks, value), and of equals the first in the file. */
-static int point_order(const void *a, const void *b)
-{
-	const struct sweepfile_point *x = *(const struct sweepfile_point *const *)a;
-	const struct sweepfile_point *y = *(const struct sweepfile_point *const *)b;
-	struct row rx = { x->tasks, x->value, NULL }, ry = { y->tasks, y->value, NULL };
-	int c = row_order(&rx, &ry);
-
-	return c ? c : (x > y) - (x < y);
-}
-
 /*
  * Each input's point of each row, found by one walk of its sorted points
  * along the sorted rows: a search per cell made compare quadratic in the
@@ -68,16 +57,11 @@ static int place_points(const struct sweep_input *in, size_t nin, struct row *ro
 		rows[r].at = at + r * nin;
 	for (size_t i = 0; i < nin; i++) {
 		const struct sweepfile *f = &in[i].f;
-		/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to points */
-		const struct sweepfile_point **sorted = calloc(f->npoints, sizeof(*sorted));
+		const struct sweepfile_point **sorted = sweepfile_sorted(f);
 		size_t r = 0;
 
 		if (!sorted)
 			return -ENOMEM;
-		for (size_t j = 0; j < f->npoints; j++)
-			sorted[j] = &f->points[j];
-		/* NOLINTNEXTLINE(bugprone-sizeof-expression): likewise */
-		qsort(sorted, f->npoints, sizeof(*sorted), point_order);
 		for (size_t j = 0; j < f->npoints; j++) {
 			struct row want = { sorted[j]->tasks, sorted[j]->value, NULL };
 

@@ -189,6 +189,20 @@ static int point_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+const struct sweepfile_point **sweepfile_sorted(const struct sweepfile *f)
+{
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to points */
+	const struct sweepfile_point **by = calloc(f->npoints, sizeof(*by));
+
+	if (!by)
+		return NULL;
+	for (size_t i = 0; i < f->npoints; i++)
+		by[i] = &f->points[i];
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): likewise */
+	qsort(by, f->npoints, sizeof(*by), point_order);
+	return by;
+}
+
 /*
  * Whether two points are one (tasks, value): 1 with *second the earliest
  * point that repeats one before it and *first that one, 0, or -ENOMEM.
@@ -196,17 +210,12 @@ static int point_order(const void *a, const void *b)
  */
 static int find_twins(const struct sweepfile *f, size_t *first, size_t *second)
 {
-	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to points */
-	const struct sweepfile_point **by = calloc(f->npoints, sizeof(*by));
+	const struct sweepfile_point **by = sweepfile_sorted(f);
 	bool found = false;
 
 	if (!by)
 		return -ENOMEM;
 	*first = *second = 0;
-	for (size_t i = 0; i < f->npoints; i++)
-		by[i] = &f->points[i];
-	/* NOLINTNEXTLINE(bugprone-sizeof-expression): likewise */
-	qsort(by, f->npoints, sizeof(*by), point_order);
 	for (size_t i = 1; i < f->npoints; i++) {
 		size_t b = (size_t)(by[i] - f->points);
 

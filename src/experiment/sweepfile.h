@@ -55,4 +55,10 @@ int sweepfile_load(const char *path, struct sweepfile *f, char *why, size_t why_
 
 void sweepfile_free(struct sweepfile *f);
 
+/*
+ * f's points by (tasks, value), equal ones in the file's order: an array of
+ * f->npoints pointers for the caller to free, or NULL when out of memory.
+ */
+const struct sweepfile_point **sweepfile_sorted(const struct sweepfile *f);
+
 #endif /* PCPCTL_SWEEPFILE_H */
