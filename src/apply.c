@@ -426,10 +426,9 @@ static void doubt_format(struct kernel_rules *r, const bool have[NSYSCTLS],
 struct zone_check {
 	const struct zi_zone *z, *before;
 	const struct journal_zone *o;
+	/* was: a restore's observation's inputs (a v3 journal), else those of the read before. */
 	struct zone_inputs now, was;
 	bool have_was;
-	/* A restore: was holds the observation's inputs (a v3 journal), else the read before. */
-	bool was_observed;
 	/* The inputs just before the writes (of the change, or of the restore), or was. */
 	struct zone_inputs at_write;
 	bool have_at_write;
@@ -489,7 +488,7 @@ static int zone_check_init(const struct sysroot *root, const struct zi_zone *z,
 		zc->was = zc->at_write;
 	}
 	if (observed_inputs(zc->o, &zc->was)) {
-		zc->have_was = zc->was_observed = true;
+		zc->have_was = true;
 		if (!zc->have_at_write) {
 			zc->at_write = zc->was;
 			zc->have_at_write = true;
@@ -558,8 +557,8 @@ static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
 				break;
 			if (!last)
 				return 1;
-			rc = check_zone_certain(ex, z, zc.o ? NULL : zc.before, &zc.now, &zc.was,
-						checks, why);
+			rc = check_zone_certain(ex, z, zc.o ? NULL : zc.before, &zc.now,
+						zc.have_at_write ? &zc.at_write : NULL, checks, why);
 			if (rc == 0)
 				tell_moved(c, &zc, false, observed != NULL);
 		} else if (rc == 0 && moved) {
