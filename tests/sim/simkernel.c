@@ -26,9 +26,10 @@
  *                           so that a kill at a random moment can land in
  *                           every window of the transaction
  *   move STEP WHAT...       the machine moves at checkpoint STEP (every
- *                           such line of the step), as sim_move() says
- *   moving NODE ZONE DELTA  memory that never holds still: each read of
- *                           zoneinfo is followed by a "late" move
+ *                           such line of the step), as sim_move() says;
+ *                           STEP "read" is every read of zoneinfo, whose
+ *                           limits are recomputed only after it: memory
+ *                           that never holds still
  * A sysctl write happens in a child process, so that, as in the kernel, a
  * SIGKILL of pcpctl cannot cut it in half.
  */
@@ -624,13 +625,14 @@ int sim_move(struct kernel *k, int argc, char **argv)
 	return recompute(k, false, false, 0);
 }
 
-/* Every "move STEP WHAT..." line of the step, in order. */
-static void move_at(struct kernel *k, const char *step)
+/* Every "move STEP WHAT..." line of the step, in order; whether any moved the machine. */
+static bool move_at(struct kernel *k, const char *step)
 {
 	char *text, *line, *save;
+	bool moved = false;
 
 	if (read_text(k, "/sim/faults", &text))
-		return;
+		return false;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *word[8], *wsave;
 		int n = 0;
@@ -638,34 +640,23 @@ static void move_at(struct kernel *k, const char *step)
 		for (char *w = strtok_r(line, " ", &wsave); w && n < 8; w = strtok_r(NULL, " ", &wsave))
 			word[n++] = w;
 		if (n >= 3 && !strcmp(word[0], "move") && !strcmp(word[1], step))
-			sim_move(k, n - 2, word + 2);
+			moved |= sim_move(k, n - 2, word + 2) == 0;
 	}
 	free(text);
+	return moved;
 }
 
 /*
- * zoneinfo as it is; a "late" move's recompute lands right after this read,
- * which sees the file as it was.
+ * zoneinfo as it is; a "late" move's recompute, or that of a move at
+ * "read", lands right after this read, which sees the file as it was.
  */
 static int sim_open_zoneinfo(struct kernel *k)
 {
-	char *pending = tree_path(k, "/sim/pending-recompute"), *text;
-	bool moving = false;
-	int fd;
+	char *pending = tree_path(k, "/sim/pending-recompute");
+	bool moved = move_at(k, "read");
+	int fd = kernel_open_zoneinfo_file(k);
 
-	/* "moving NODE ZONE DELTA": memory that never holds still, a "late" move at every read. */
-	if (read_text(k, "/sim/faults", &text) == 0) {
-		char *line = strstr(text, "moving "), *word[4] = { "balloon" }, *save;
-		int n = 1;
-
-		for (char *w = line ? strtok_r(line + 7, " \n", &save) : NULL; w && n < 4;
-		     w = strtok_r(NULL, " \n", &save))
-			word[n++] = w;
-		moving = n == 4 && sim_move(k, 4, word) == 0;
-		free(text);
-	}
-	fd = kernel_open_zoneinfo_file(k);
-	if (fd >= 0 && pending && (unlink(pending) == 0 || moving))
+	if (fd >= 0 && pending && (unlink(pending) == 0 || moved))
 		recompute(k, false, false, 0);
 	free(pending);
 	return fd;
