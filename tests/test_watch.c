@@ -14,8 +14,8 @@
 
 #include "fixture.h"
 
+#include "interval.h"
 #include "kernel.h"
-#include "watch.h"
 
 static const struct watch_zone *zone_of(const struct watch_sample *s, int node, const char *name)
 {

@@ -12,13 +12,13 @@
 
 #include "c.h"
 #include "idlist.h"
+#include "interval.h"
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
 #include "report.h"
 #include "suggest.h"
 #include "sysroot.h"
-#include "watch.h"
 #include "zoneinfo.h"
 
 enum {

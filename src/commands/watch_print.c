@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "c.h"
+#include "interval.h"
 #include "report.h"
-#include "watch.h"
 
 /* A cell of the table: "-" for a value not known (yet). */
 typedef char cell[24];

@@ -8,6 +8,7 @@
  * sleep, and the loop ends after a whole sample, never inside one.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "msg.h"
+#include "numparse.h"
 #include "output.h"
 #include "sysroot.h"
-#include "watch.h"
+
+#define INTERVAL_MIN 0.01
+#define INTERVAL_MAX 86400.0
+
+int watch_opts_parse(const char *interval, const char *count, struct watch_opts *o)
+{
+	if (parse_seconds(interval, INTERVAL_MIN, INTERVAL_MAX, &o->interval)) {
+		pcp_error("--interval: invalid \"%s\": give seconds from 0.01 to 86400, such as 1 or 0.5",
+			  interval);
+		return -EINVAL;
+	}
+	o->count = 0;
+	if (count && parse_long(count, 1, LONG_MAX, &o->count)) {
+		pcp_error("--count: invalid \"%s\": give a number of samples from 1 to %ld", count,
+			  LONG_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static void timespec_add(struct timespec *t, double seconds)
 {

@@ -280,17 +280,12 @@ long kernel_page_size(struct kernel *k, bool *assumed)
 
 int kernel_scale_max(const struct sysroot *root)
 {
-	char path[PATH_MAX], *release = NULL, *config = NULL;
+	char *config = NULL;
 	const char *at;
 	size_t len;
 	long scale = -ENOENT;
 
-	if (sysroot_read_file(root, PATH_OSRELEASE, &release, &len))
-		return -ENOENT;
-	release[strcspn(release, "\n")] = '\0';
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	free(release);
-	if (sysroot_read_file(root, path, &config, &len))
+	if (sysroot_read_boot_config(root, &config, &len))
 		return -ENOENT;
 	/* One line of the kernel's .config: CONFIG_PCP_BATCH_SCALE_MAX=5 */
 	for (at = config; (at = strstr(at, "CONFIG_PCP_BATCH_SCALE_MAX=")); at++)
