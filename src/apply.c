@@ -1350,8 +1350,8 @@ enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool w
 	return CHANGE_DONE;
 }
 
-static enum change_status change(const struct apply_ctx *c, const struct change_request *req,
-				 const struct apply_plan *p, struct change_result *res)
+static enum change_status apply_run(const struct apply_ctx *c, const struct change_request *req,
+				    const struct apply_plan *p, struct change_result *res)
 {
 	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
@@ -1404,7 +1404,7 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
 {
 	const struct apply_ctx c = { .k = k, .l = l };
 
-	return change(&c, req, plan, res);
+	return apply_run(&c, req, plan, res);
 }
 
 /*
@@ -1641,7 +1641,7 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
-	enum change_status st = change(c, &req, NULL, &res);
+	enum change_status st = apply_run(c, &req, NULL, &res);
 
 	apply_result_free(&res);
 	if (st == CHANGE_DONE) {
