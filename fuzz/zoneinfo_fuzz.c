@@ -4,9 +4,8 @@
  * model it built that checks every invariant the commands rely on.  The same
  * bytes are also fed to the streaming parser in chunks of sizes drawn from
  * the input (lines split anywhere, empty chunks), which must build the same
- * model or fail the same way, and so must the parser with its fast path
- * turned off (zi_parser_line_by_line).  Any violation aborts, which libFuzzer
- * reports as a crash.
+ * model or fail the same way.  Any violation aborts, which libFuzzer reports
+ * as a crash.
  */
 #include <errno.h>
 #include <limits.h>
@@ -121,18 +120,6 @@ static int parse_chunked(const uint8_t *data, size_t size, struct zoneinfo *zi,
 	return zi_parser_finish(p);
 }
 
-static int parse_line_by_line(const uint8_t *data, size_t size, struct zoneinfo *zi,
-			      struct zi_error *err)
-{
-	struct zi_parser *p = zi_parser_begin(zi, err);
-
-	if (!p)
-		return -ENOMEM;
-	zi_parser_line_by_line(p);
-	zi_parser_feed(p, (const char *)data, size);
-	return zi_parser_finish(p);
-}
-
 static void check_same(const struct zoneinfo *a, const struct zoneinfo *b)
 {
 	CHECK(a->nzones == b->nzones && a->npagesets == b->npagesets);
@@ -183,17 +170,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rc)
 		check_same(&zi, &zc);
 	zoneinfo_free(&zc);
-
-	struct zoneinfo zs;
-	struct zi_error errs;
-	int rcs = parse_line_by_line(data, size, &zs, &errs);
-
-	CHECK(rcs == rc);
-	if (rc)
-		CHECK(errs.line == err.line && strcmp(errs.message, err.message) == 0);
-	else
-		check_same(&zi, &zs);
-	zoneinfo_free(&zs);
 
 	if (rc) {
 		CHECK(rc == -EINVAL || rc == -ENOMEM);

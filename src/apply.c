@@ -30,8 +30,9 @@ int batch_scale_max(const struct sysroot *root)
 	return scale >= 0 && scale <= PCP_SCALE_MAX_LIMIT ? scale : -ENOENT;
 }
 
-long batch_limit(const struct sysroot *root)
+long batch_limit(struct kernel *k)
 {
+	const struct sysroot *root = k->root;
 	char *text = NULL;
 	bool assumed;
 	size_t len;
@@ -45,7 +46,7 @@ long batch_limit(const struct sysroot *root)
 		return max;
 	}
 	free(text);
-	page_size = root_page_size(root, &assumed);
+	page_size = kernel_page_size(k, &assumed);
 	shift = pcp_page_shift(page_size);
 	scale = batch_scale_max(root);
 	/* Without the kernel's config, the largest any config allows; the kernel refuses the rest. */
@@ -1312,18 +1313,18 @@ static bool release_known(struct kernel *k)
 }
 
 enum change_status apply_targets(struct kernel *k, const struct change_request *req,
-				 bool write[NSYSCTLS])
+				 struct apply_plan *p)
 {
-	struct change_result res = { .have = { false } };
 	struct expectation want;
 	enum change_status st;
 
-	memset(write, 0, NSYSCTLS * sizeof(*write));
+	memset(p, 0, sizeof(*p));
 	if (req->persist_only || !release_known(k))
 		return CHANGE_DONE;
-	if ((st = read_settings(k, &res)) || (st = plan(req, &res, &want)))
+	if ((st = read_settings(k, &p->res)) || (st = plan(req, &p->res, &want)))
 		return st;
-	memcpy(write, want.targeted, sizeof(want.targeted));
+	memcpy(p->write, want.targeted, sizeof(want.targeted));
+	p->planned = true;
 	return CHANGE_DONE;
 }
 
@@ -1349,8 +1350,8 @@ enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool w
 	return CHANGE_DONE;
 }
 
-static enum change_status change(const struct apply_ctx *c, const struct change_request *req,
-				 struct change_result *res)
+static enum change_status apply_run(const struct apply_ctx *c, const struct change_request *req,
+				    const struct apply_plan *p, struct change_result *res)
 {
 	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
@@ -1363,11 +1364,14 @@ static enum change_status change(const struct apply_ctx *c, const struct change_
 		return persist_only(c, req, res);
 	/*
 	 * A missing interface is reported before the lock is taken (the
-	 * command table checked the privilege, see apply_targets); transact()
-	 * plans again under the lock, with what is current then.
+	 * command table checked the privilege on p, see apply_targets);
+	 * transact() plans again under the lock, with what is current then.
 	 */
-	if ((st = kernel_rules(c, &res->rules)) || (st = read_settings(k, res)) ||
-	    (st = plan(req, res, &want)))
+	if (p && p->planned)
+		*res = p->res;
+	if ((st = kernel_rules(c, &res->rules)))
+		return st;
+	if ((!p || !p->planned) && ((st = read_settings(k, res)) || (st = plan(req, res, &want))))
 		return st;
 	/*
 	 * A dry run checks all a change would need: the lock, the journal, and
@@ -1395,11 +1399,12 @@ static enum change_status change(const struct apply_ctx *c, const struct change_
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				struct change_result *res, const struct apply_listener *l)
+				const struct apply_plan *plan, struct change_result *res,
+				const struct apply_listener *l)
 {
 	const struct apply_ctx c = { .k = k, .l = l };
 
-	return change(&c, req, res);
+	return apply_run(&c, req, plan, res);
 }
 
 /*
@@ -1636,7 +1641,7 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
-	enum change_status st = change(c, &req, &res);
+	enum change_status st = apply_run(c, &req, NULL, &res);
 
 	apply_result_free(&res);
 	if (st == CHANGE_DONE) {

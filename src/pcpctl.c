@@ -17,13 +17,13 @@
 
 #include "c.h"
 #include "change.h"
-#include "chart.h"
 #include "compare.h"
 #include "export.h"
 #include "journal.h"
 #include "kernel.h"
 #include "lockprof.h"
 #include "msg.h"
+#include "plot.h"
 #include "privs.h"
 #include "show.h"
 #include "status.h"
@@ -177,44 +177,46 @@ static void change_flags(void)
 	opt.change.persist_only = opt.persist_only;
 }
 
-static int run_set(const struct sysroot *root, char *const *args)
+/*
+ * What the command that writes prepared (see change_prep): the dispatcher
+ * checks the privilege on it, then the handler runs it.
+ */
+static struct change_prep change_prep;
+static struct sweep_prep sweep_prep;
+
+static int run_change(const struct sysroot *root, char *const *args)
+{
+	(void)args;
+	return cmd_change(root, &change_prep, opt.json);
+}
+
+static int prepare_set(const struct sysroot *root, char *const *args, struct change_prep **p)
 {
 	(void)args;
 	change_flags();
-	return cmd_set(root, &opt.change);
+	*p = &change_prep;
+	return change_prepare(root, &opt.change, false, &change_prep);
 }
 
-static int run_reset(const struct sysroot *root, char *const *args)
+static int prepare_reset(const struct sysroot *root, char *const *args, struct change_prep **p)
 {
 	(void)args;
 	change_flags();
-	return cmd_reset(root, &opt.change);
+	*p = &change_prep;
+	return change_prepare(root, &opt.change, true, &change_prep);
 }
 
-static int set_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+static int prepare_rollback(const struct sysroot *root, char *const *args, struct change_prep **p)
 {
 	(void)args;
-	change_flags();
-	return change_writes(root, &opt.change, false, write);
-}
-
-static int reset_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
-{
-	(void)args;
-	change_flags();
-	return change_writes(root, &opt.change, true, write);
-}
-
-static int rollback_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
-{
-	(void)args;
-	return rollback_writes(root, opt.discard, write);
+	*p = &change_prep;
+	return rollback_prepare(root, opt.discard, &change_prep);
 }
 
 static int run_rollback(const struct sysroot *root, char *const *args)
 {
 	(void)args;
-	return cmd_rollback(root, opt.json, opt.discard);
+	return cmd_rollback(root, &change_prep, opt.json, opt.discard);
 }
 
 /* The lock sampling needs what pcpctl is about to drop: open it first. */
@@ -237,7 +239,7 @@ static void sweep_flags(char *const *args)
 	opt.sweep.command = args;
 }
 
-static int sweep_needs(const struct sysroot *root, char *const *args, bool write[NSYSCTLS])
+static int prepare_sweep(const struct sysroot *root, char *const *args, struct change_prep **p)
 {
 	/* whatever follows the COMMAND is its own: its options too */
 	if (opt.loose_words) {
@@ -246,13 +248,14 @@ static int sweep_needs(const struct sysroot *root, char *const *args, bool write
 		return EXIT_USAGE;
 	}
 	sweep_flags(args);
-	return sweep_writes(root, &opt.sweep, write);
+	*p = &sweep_prep.change;
+	return sweep_prepare(root, &opt.sweep, &sweep_prep);
 }
 
 static int run_sweep(const struct sysroot *root, char *const *args)
 {
-	sweep_flags(args);
-	return cmd_sweep(root, &opt.sweep);
+	(void)args;
+	return cmd_sweep(root, &opt.sweep, &sweep_prep);
 }
 
 static int run_compare(const struct sysroot *root, char *const *args)
@@ -285,12 +288,13 @@ static const struct command {
 	const char *options_help;	/* the lines of its options for NAME --help */
 	void (*more_help)(FILE *out);	/* what NAME --help says after the options */
 	/*
-	 * NULL, or it writes /proc/sys/vm, which takes root: the sysctls it is
-	 * about to write (none may do), once its own usage and interface checks
-	 * passed, or their exit code.  The dispatcher checks them before the
-	 * handler runs, and a dry run checks it could.
+	 * NULL, or it writes /proc/sys/vm, which takes root: what it is to do,
+	 * worked out once (*p), with the sysctls it is about to write in
+	 * (*p)->plan.write (none may do), once its own usage and interface
+	 * checks passed, or their exit code.  The dispatcher checks those
+	 * before the handler runs it, and a dry run checks it could.
 	 */
-	int (*needs_root)(const struct sysroot *root, char *const *args, bool write[NSYSCTLS]);
+	int (*prepare)(const struct sysroot *root, char *const *args, struct change_prep **p);
 	bool takes_command;		/* a COMMAND... after the options */
 	bool switches_user;		/* its workload becomes another user: see drop_privileges() */
 	void (*setup)(void);		/* runs before privileges are dropped */
@@ -318,7 +322,7 @@ static const struct command {
 	  "[options]",
 	  " -J, --json           use JSON output format\n",
 	  NULL, NULL, false, false, NULL },
-	{ "set", run_set, set_options,
+	{ "set", run_change, set_options,
 	  "change batch and/or fraction, verified, or nothing changes",
 	  "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
 	  "     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
@@ -333,8 +337,8 @@ static const struct command {
 	  "     --persist-only   only record them there, for the next boot; the kernel is\n"
 	  "                      left as it is and need not have the sysctls\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, set_needs, false, false, NULL },
-	{ "reset", run_reset, reset_options,
+	  NULL, prepare_set, false, false, NULL },
+	{ "reset", run_change, reset_options,
 	  "put batch and fraction back to the kernel's defaults",
 	  "[--dry-run] [--persist[-only]] [options]",
 	  "     --dry-run        check all the change needs (access, lock, journal, the\n"
@@ -343,14 +347,14 @@ static const struct command {
 	  "     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	  "     --persist-only   only remove them there; the kernel is left as it is\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, reset_needs, false, false, NULL },
+	  NULL, prepare_reset, false, false, NULL },
 	{ "rollback", run_rollback, rollback_options,
 	  "restore what an interrupted set, reset or sweep recorded",
 	  "[--discard] [options]",
 	  "     --discard        remove a journal that can never be applied (the kernel\n"
 	  "                      was replaced, or the rollback fails); print what it held\n"
 	  " -J, --json           print the report as JSON\n",
-	  NULL, rollback_needs, false, false, NULL },
+	  NULL, prepare_rollback, false, false, NULL },
 	{ "sweep", run_sweep, sweep_options,
 	  "measure a workload at each value and restore the settings",
 	  "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
@@ -380,7 +384,7 @@ static const struct command {
 	  "                      makes before its first write; write nothing\n"
 	  " -J, --json           print the points as JSON\n"
 	  "     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	  NULL, sweep_needs, true, true, sweep_setup },
+	  NULL, prepare_sweep, true, true, sweep_setup },
 	{ "compare", run_compare, compare_options,
 	  "sweeps side by side: Hmean, change, significance",
 	  "[--label NAME]... [options] FILE.json FILE.json...\n"
@@ -444,7 +448,7 @@ static void command_usage(FILE *out, const struct command *cmd)
 {
 	fprintf(out, "Usage:\n pcpctl %s %s\n\n", cmd->name, cmd->usage);
 	fprintf(out, "%c%s.\n", toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
-	if (cmd->needs_root)
+	if (cmd->prepare)
 		fputs("Run it as root: it writes the vm sysctls.\n", out);
 	if (*cmd->options_help)
 		fprintf(out, "\nOptions:\n%s", cmd->options_help);
@@ -705,16 +709,13 @@ static void free_option_strings(void)
 }
 
 /*
- * needs_root, for every command that writes: EXIT_NOPRIV unless this process
- * may write each sysctl in write[], in the one message for all of them.
+ * For every command that writes: EXIT_NOPRIV unless this process may write
+ * each sysctl in write[], in the one message for all of them.
  */
-static int check_root(const struct sysroot *root, const bool write[NSYSCTLS])
+static int check_root(struct kernel *k, const bool write[NSYSCTLS])
 {
-	struct kernel *k = kernel_open(root);
-	int rc = k ? EXIT_OK : EXIT_FAIL;
+	int rc = EXIT_OK;
 
-	if (!k)
-		pcp_error("out of memory");
 	for (int s = 0; s < NSYSCTLS && !rc; s++) {
 		char *path;
 		int err;
@@ -736,8 +737,6 @@ static int check_root(const struct sysroot *root, const bool write[NSYSCTLS])
 		}
 		free(path);
 	}
-	if (k)
-		k->ops->close(k);
 	return rc;
 }
 
@@ -884,19 +883,21 @@ int main(int argc, const char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (cmd->needs_root) {
-		bool write[NSYSCTLS] = { false };
+	if (cmd->prepare) {
+		struct change_prep *p = NULL;
 
 		rc = opt.dry_run ? EXIT_OK : check_tree(root);
 		if (!rc)
-			rc = cmd->needs_root(root, args ? (char *const *)args : NULL, write);
+			rc = cmd->prepare(root, args ? (char *const *)args : NULL, &p);
 		if (!rc)
-			rc = check_root(root, write);
+			rc = check_root(p->k, p->plan.write);
 		if (rc)
 			goto out;
 	}
 	rc = cmd->handler(root, args ? (char *const *)args : NULL);
 out:
+	change_prep_free(&change_prep);
+	sweep_prep_free(&sweep_prep);
 	lockprof_close(opt.sweep.lockprof);
 	sysroot_free(root);
 	free_option_strings();

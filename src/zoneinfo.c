@@ -10,8 +10,32 @@
 #include <string.h>
 
 #include "escape.h"
-#include "zoneinfo_fast.h"
-#include "zoneinfo_int.h"
+
+enum section {
+	BEFORE_ZONES,
+	ZONE_HEAD,	/* watermarks and stats before "pagesets" */
+	PAGESETS,
+	ZONE_TAIL,	/* node_unreclaimable, start_pfn and later lines */
+};
+
+/* A line longer than this is not zoneinfo (its longest lines are ~100 bytes). */
+#define LINE_MAX_BYTES (1u << 20)
+
+struct zi_parser {
+	size_t lineno;
+	enum section section;
+	struct zoneinfo *zi;
+	size_t zones_cap, pagesets_cap;
+	size_t zone_first;	/* store index of the current zone's first pageset */
+	size_t zones_in_node;
+	bool zone_has_present;	/* the current zone printed its "present" line */
+	bool in_cpu;		/* a "cpu:" record is open */
+	struct zi_error *err;
+	int rc;			/* the first error; later input is ignored */
+	bool fed;		/* any byte at all */
+	char *carry;		/* a line split between two chunks */
+	size_t carry_len, carry_cap;
+};
 
 /*
  * The kernel has at most six zone types; a node with more zones than this
@@ -32,6 +56,28 @@ static const char *const field_names[ZI_NFIELDS] = {
 const char *zi_field_name(enum zi_field f)
 {
 	return field_names[f];
+}
+
+static struct zi_zone *cur_zone(struct zi_parser *p)
+{
+	return &p->zi->zones[p->zi->nzones - 1];
+}
+
+static struct zi_pageset *cur_pageset(struct zi_parser *p)
+{
+	return &p->zi->pageset_store[p->zi->npagesets - 1];
+}
+
+static const char *line_end(const char *s, const char *end)
+{
+	return memchr(s, '\n', (size_t)(end - s));
+}
+
+static const char *skip_blanks(const char *s, const char *end)
+{
+	while (s < end && *s == ' ')
+		s++;
+	return s;
 }
 
 static int fail(struct zi_parser *p, size_t line, const char *fmt, ...)
@@ -79,20 +125,6 @@ number(struct zi_parser *p, const char *s, const char *end, char terminator, uin
 	const uint64_t max_tens = max / 10, max_units = max % 10;
 	uint64_t v = 0;
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* Most numbers are a few digits: take up to seven at once (no overflow possible). */
-	if (!p->line_by_line && end - t >= 8) {
-		uint64_t w;
-		unsigned n;
-
-		memcpy(&w, t, 8);
-		n = leading_digits(w);
-		if (n && n < 8) {
-			v = digits_value(w, n);
-			d = t + n;
-		}
-	}
-#endif
 	for (unsigned digit; (digit = (unsigned)(*d - '0')) <= 9; d++) {
 		/* Nine digits cannot overflow any max we are given. */
 		if (d - t >= 9 && (v > max_tens || (v == max_tens && digit > max_units)))
@@ -234,11 +266,14 @@ static const char *zone_header(struct zi_parser *p, const char *s, const char *e
  */
 #define PAGESETS_FIRST 8192
 
-int zi_grow_pagesets(struct zi_parser *p)
+/* Room for one more pageset in the store: 0 or -ENOMEM. */
+static int reserve_pageset(struct zi_parser *p)
 {
 	size_t cap = p->pagesets_cap ? p->pagesets_cap * 2 : PAGESETS_FIRST;
 	struct zi_pageset *store;
 
+	if (p->zi->npagesets < p->pagesets_cap)
+		return 0;
 	store = realloc(p->zi->pageset_store, cap * sizeof(*store));
 	if (!store)
 		return -ENOMEM;
@@ -262,14 +297,13 @@ static const char *cpu_line(struct zi_parser *p, const char *s, const char *end)
 		return FAIL(p, "cpu %d listed after cpu %d in node %d zone %s", (int)cpu,
 			    cur_pageset(p)->cpu, cur_zone(p)->node, cur_zone(p)->name);
 
-	if (!CHECK(p, zi_reserve_pageset(p)))
+	if (!CHECK(p, reserve_pageset(p)))
 		return NULL;
 	ps = &p->zi->pageset_store[p->zi->npagesets++];
 	memset(ps, 0, sizeof(*ps));
 	ps->cpu = (int)cpu;
 	cur_zone(p)->npagesets++;
 	p->in_cpu = true;
-	p->line_kind = RECORD_CPU;
 	return e;
 }
 
@@ -292,7 +326,6 @@ static const char *pageset_field(struct zi_parser *p, enum zi_field f, const cha
 	if (e) {
 		ps->value[f] = (int)v;
 		ps->present |= 1u << f;
-		p->line_kind = (int)f;
 	}
 	return e;
 }
@@ -399,15 +432,9 @@ static int parse_lines(struct zi_parser *p, const char *pos, const char *end)
 	while (pos < end) {
 		const char *e;
 
-		if (p->record_state == LEARNED && p->section == PAGESETS &&
-		    (pos = zi_take_records(p, pos, end)) == end)
-			break;
 		p->lineno++;
-		p->line_kind = RECORD_SKIP;
 		if (!(e = parse_line(p, pos, end)))
 			return p->rc;
-		if (p->record_state == LEARNING)
-			zi_learn_record_line(p, pos, e);
 		pos = e + 1;
 	}
 	return 0;
@@ -425,12 +452,6 @@ struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err)
 	p->zi = zi;
 	p->err = err;
 	return p;
-}
-
-void zi_parser_line_by_line(struct zi_parser *p)
-{
-	p->line_by_line = true;
-	p->record_state = UNUSABLE;
 }
 
 /* Keep the unfinished end of a chunk until the next one completes it. */

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "c.h"
-#include "plot.h"
+#include "svg.h"
 
 /* Aaron Lu's 2017 sweep, batch 31..527 step 31, made-up throughput */
 static struct plot_point sweep[17];

@@ -14,8 +14,8 @@
 
 #include "fixture.h"
 
+#include "interval.h"
 #include "kernel.h"
-#include "watch.h"
 
 static const struct watch_zone *zone_of(const struct watch_sample *s, int node, const char *name)
 {
@@ -289,7 +289,7 @@ static void test_rates(void **state)
 static char *print_two(bool json, bool per_cpu, bool first, int termwidth, bool header)
 {
 	struct watch_sample prev = { 0 }, cur = { 0 };
-	struct watch_table t;
+	struct interval_table t;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -302,12 +302,12 @@ static char *print_two(bool json, bool per_cpu, bool first, int termwidth, bool 
 	cur.vm.value[VM_PGALLOC_NORMAL] += 5;
 	cur.wall = (struct timespec){ 1764563462, 123456789 };
 	if (json) {
-		watch_print_json(out, first ? NULL : &prev, &cur, per_cpu);
+		interval_print_json(out, first ? NULL : &prev, &cur, per_cpu);
 	} else {
-		assert_int_equal(watch_table_fit(&t, &cur, per_cpu, termwidth), 0);
+		assert_int_equal(interval_table_fit(&t, &cur, per_cpu, termwidth), 0);
 		if (header)
-			watch_print_header(out, &t);
-		assert_int_equal(watch_print_rows(out, &t, first ? NULL : &prev, &cur), 0);
+			interval_print_header(out, &t);
+		assert_int_equal(interval_print_rows(out, &t, first ? NULL : &prev, &cur), 0);
 	}
 	assert_int_equal(fclose(out), 0);
 	watch_sample_free(&prev);
@@ -373,7 +373,7 @@ static void test_table_rows(void **state)
 	char *per_cpu = print_two(false, true, false, 0, false);
 	char *narrow = print_two(false, false, false, 80, true);
 	struct watch_sample prev = { 0 }, cur = { 0 };
-	struct watch_table t;
+	struct interval_table t;
 	char left[64];
 
 	(void)state;
@@ -398,12 +398,12 @@ static void test_table_rows(void **state)
 	assert_non_null(strstr(narrow, "TIME     NODE ZONE   CPUS  PAGES CHANGE FILL% BATCH      HIGH ALLOC/s"));
 	/* Narrower still: CPUS, then CHANGE, and no more than those. */
 	two_samples(false, NULL, &prev, &cur);
-	assert_int_equal(watch_table_fit(&t, &cur, false, 40), 0);
-	assert_string_equal(watch_table_left_out(&t, left, sizeof(left)), "CPUS, CHANGE, MAXFILL%");
-	assert_int_equal(watch_table_fit(&t, &cur, false, 0), 0);
-	assert_null(watch_table_left_out(&t, left, sizeof(left)));
-	assert_int_equal(watch_table_fit(&t, &cur, true, 60), 0);
-	assert_string_equal(watch_table_left_out(&t, left, sizeof(left)), "ALLOC/s, FREE/s");
+	assert_int_equal(interval_table_fit(&t, &cur, false, 40), 0);
+	assert_string_equal(interval_table_left_out(&t, left, sizeof(left)), "CPUS, CHANGE, MAXFILL%");
+	assert_int_equal(interval_table_fit(&t, &cur, false, 0), 0);
+	assert_null(interval_table_left_out(&t, left, sizeof(left)));
+	assert_int_equal(interval_table_fit(&t, &cur, true, 60), 0);
+	assert_string_equal(interval_table_left_out(&t, left, sizeof(left)), "ALLOC/s, FREE/s");
 	watch_sample_free(&prev);
 	watch_sample_free(&cur);
 	free(first);
@@ -414,20 +414,20 @@ static void test_table_rows(void **state)
 
 static void test_options(void **state)
 {
-	struct watch_opts o = { 0 };
+	struct interval_opts o = { 0 };
 
 	(void)state;
-	assert_int_equal(watch_opts_parse("0.5", NULL, &o), 0);
+	assert_int_equal(interval_opts_parse("0.5", NULL, &o), 0);
 	assert_float_equal(o.interval, 0.5, 1e-12);
 	assert_int_equal(o.count, 0);
-	assert_int_equal(watch_opts_parse("2", "10", &o), 0);
+	assert_int_equal(interval_opts_parse("2", "10", &o), 0);
 	assert_int_equal(o.count, 10);
-	assert_int_equal(watch_opts_parse("0", NULL, &o), -EINVAL);
-	assert_int_equal(watch_opts_parse("0.001", NULL, &o), -EINVAL);
-	assert_int_equal(watch_opts_parse("86401", NULL, &o), -EINVAL);
-	assert_int_equal(watch_opts_parse("1s", NULL, &o), -EINVAL);
-	assert_int_equal(watch_opts_parse("1", "0", &o), -EINVAL);
-	assert_int_equal(watch_opts_parse("1", "-3", &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("0", NULL, &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("0.001", NULL, &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("86401", NULL, &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("1s", NULL, &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("1", "0", &o), -EINVAL);
+	assert_int_equal(interval_opts_parse("1", "-3", &o), -EINVAL);
 }
 
 int main(void)

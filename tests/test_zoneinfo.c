@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The parser against real kernels' zoneinfo and against damaged text. */
-#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -217,7 +216,7 @@ static void test_watermark_boost(void **state)
 	zoneinfo_free(&zi);
 }
 
-/* A later record laid out differently from the first still parses, line by line. */
+/* A later record laid out differently from the first still parses. */
 static void test_records_differ(void **state)
 {
 	static const char text[] =
@@ -238,11 +237,7 @@ static void test_records_differ(void **state)
 	zoneinfo_free(&zi);
 }
 
-/*
- * Damage in the middle of a long run of CPU records, where later records
- * are read whole against the first: found at the same line, with the same
- * words, as line by line.
- */
+/* Damage in the middle of a long run of CPU records: found at its line, in its words. */
 static void test_damage_among_records(void **state)
 {
 	static const struct {
@@ -390,55 +385,6 @@ static void test_chunked_feeding(void **state)
 	}
 }
 
-static int parse_line_by_line(const char *text, size_t len, struct zoneinfo *zi,
-			      struct zi_error *err)
-{
-	struct zi_parser *p = zi_parser_begin(zi, err);
-
-	if (!p)
-		return -ENOMEM;
-	zi_parser_line_by_line(p);
-	zi_parser_feed(p, text, len);
-	return zi_parser_finish(p);
-}
-
-/* The fast path builds what the line-by-line path builds from every captured file. */
-static void test_paths_agree(void **state)
-{
-	char dirpath[512];
-	struct dirent *de;
-	size_t files = 0;
-	DIR *dir;
-
-	(void)state;
-	snprintf(dirpath, sizeof(dirpath), "%s/zoneinfo", FIXTURE_DIR);
-	dir = opendir(dirpath);
-	assert_non_null(dir);
-	while ((de = readdir(dir))) {
-		const char *dot = strrchr(de->d_name, '.');
-		struct zoneinfo fast, slow;
-		struct zi_error err;
-		char path[1024];
-		char *text;
-		size_t len;
-
-		if (!dot || strcmp(dot, ".zoneinfo") != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dirpath, de->d_name);
-		assert_int_equal(read_whole_file(path, &text, &len), 0);
-		assert_int_equal(zoneinfo_parse(text, len, &fast, &err), 0);
-		assert_int_equal(parse_line_by_line(text, len, &slow, &err), 0);
-		if (!same_model(&fast, &slow))
-			fail_msg("%s: the two paths differ", de->d_name);
-		zoneinfo_free(&fast);
-		zoneinfo_free(&slow);
-		free(text);
-		files++;
-	}
-	closedir(dir);
-	assert_true(files >= 10);
-}
-
 /* Every length of number, at the end of the text or not, parses to its value. */
 static void test_number_lengths(void **state)
 {
@@ -545,19 +491,15 @@ static void test_malformed(void **state)
 		struct zoneinfo zi;
 		struct zi_error err;
 
-		for (int slow = 0; slow <= 1; slow++) {
-			int rc = slow ? parse_line_by_line(c->text, len, &zi, &err) :
-				 zoneinfo_parse(c->text, len, &zi, &err);
+		int rc = zoneinfo_parse(c->text, len, &zi, &err);
 
-			if (rc != -EINVAL || err.line != c->line || !strstr(err.message, c->message)) {
-				print_error("%s%s: got %d, line %zu \"%s\"; expected line %zu \"%s\"\n",
-					    c->name, slow ? " (line by line)" : "", rc, err.line,
-					    err.message, c->line, c->message);
-				failures++;
-			}
-			assert_null(zi.zones);
-			assert_null(zi.pageset_store);
+		if (rc != -EINVAL || err.line != c->line || !strstr(err.message, c->message)) {
+			print_error("%s: got %d, line %zu \"%s\"; expected line %zu \"%s\"\n",
+				    c->name, rc, err.line, err.message, c->line, c->message);
+			failures++;
 		}
+		assert_null(zi.zones);
+		assert_null(zi.pageset_store);
 	}
 	assert_int_equal(failures, 0);
 }
@@ -614,7 +556,6 @@ int main(void)
 		cmocka_unit_test(test_damage_among_records),
 		cmocka_unit_test(test_many_cpus_and_nodes),
 		cmocka_unit_test(test_chunked_feeding),
-		cmocka_unit_test(test_paths_agree),
 		cmocka_unit_test(test_number_lengths),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_copy),

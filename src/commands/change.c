@@ -19,35 +19,35 @@
 #include "status.h"
 #include "sysroot.h"
 
-static void say_out_of_range(const struct sysroot *root, bool batch, const char *value)
+static void say_out_of_range(struct kernel *k, bool batch, const char *value)
 {
 	if (batch)
 		pcp_error("--batch %s is out of range: give 0 (the kernel's default) or 1..%ld", value,
-			  batch_limit(root));
+			  batch_limit(k));
 	else
 		pcp_error("--fraction %s is out of range: give 0 (the kernel's default) or %d..%d",
 			  value, PCP_FRACTION_MIN, INT32_MAX);
 }
 
-static int parse_value(const struct sysroot *root, bool batch, const char *text, long *value)
+static int parse_value(struct kernel *k, bool batch, const char *text, long *value)
 {
 	int rc = parse_long(text, LONG_MIN, LONG_MAX, value);
 
 	if (rc == -ERANGE)
-		say_out_of_range(root, batch, text);
+		say_out_of_range(k, batch, text);
 	else if (rc)
 		pcp_error("%s \"%s\" is not a whole number", batch ? "--batch" : "--fraction", text);
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
-int change_value_usage(const struct sysroot *root, bool batch, long value)
+int change_value_usage(struct kernel *k, bool batch, long value)
 {
 	char text[24];
 
-	if (batch ? batch_valid(value, batch_limit(root)) : fraction_valid(value))
+	if (batch ? batch_valid(value, batch_limit(k)) : fraction_valid(value))
 		return EXIT_OK;
 	snprintf(text, sizeof(text), "%ld", value);
-	say_out_of_range(root, batch, text);
+	say_out_of_range(k, batch, text);
 	return EXIT_USAGE;
 }
 
@@ -612,22 +612,16 @@ static void print_report(const struct change_result *r, const struct change_requ
 		print_persist_text(root, req, r, pr);
 }
 
-static int run(const struct sysroot *root, const struct change_request *req, bool json)
+int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json)
 {
 	struct apply_listener say = change_listener(root);
-	struct kernel *k = kernel_open(root);
+	const struct change_request *req = &p->req;
 	struct persist_report pr;
 	struct change_result r;
 	int rc;
 
-	if (!k) {
-		pcp_error("out of memory");
-		return EXIT_FAIL;
-	}
-	msg_record(true);
 	persist_report_begin(root, req, &pr);
-	rc = change_exit(root, apply_change(k, req, &r, &say));
-	k->ops->close(k);
+	rc = change_exit(root, apply_change(p->k, req, &p->plan, &r, &say));
 	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
@@ -637,7 +631,6 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		if (delete_json_obj() && !rc)
 			rc = EXIT_FAIL;
 	}
-	msg_record(false);
 	persist_report_free(&pr);
 	apply_result_free(&r);
 	return rc;
@@ -653,7 +646,7 @@ static int persist_usage(const struct change_opts *o)
 }
 
 /* The request of set's options: EXIT_OK, or EXIT_USAGE after saying why. */
-static int set_request(const struct sysroot *root, const struct change_opts *o,
+static int set_request(struct kernel *k, const struct change_opts *o,
 		       struct change_request *req_out)
 {
 	struct change_request req = {
@@ -671,14 +664,14 @@ static int set_request(const struct sysroot *root, const struct change_opts *o,
 	}
 	if (o->batch) {
 		req.set_batch = true;
-		if ((rc = parse_value(root, true, o->batch, &req.batch)) ||
-		    (rc = change_value_usage(root, true, req.batch)))
+		if ((rc = parse_value(k, true, o->batch, &req.batch)) ||
+		    (rc = change_value_usage(k, true, req.batch)))
 			return rc;
 	}
 	if (o->fraction) {
 		req.set_fraction = true;
-		if ((rc = parse_value(root, false, o->fraction, &req.fraction)) ||
-		    (rc = change_value_usage(root, false, req.fraction)))
+		if ((rc = parse_value(k, false, o->fraction, &req.fraction)) ||
+		    (rc = change_value_usage(k, false, req.fraction)))
 			return rc;
 	}
 	*req_out = req;
@@ -702,53 +695,46 @@ static int reset_request(const struct change_opts *o, struct change_request *req
 	return EXIT_OK;
 }
 
-int change_writes(const struct sysroot *root, const struct change_opts *o, bool reset,
-		  bool write[NSYSCTLS])
+/* The kernel, opened once for all the command does; warnings recorded from here on. */
+static int prep_open(const struct sysroot *root, struct change_prep *p)
 {
-	struct change_request req;
-	struct kernel *k;
-	int rc = reset ? reset_request(o, &req) : set_request(root, o, &req);
-
-	if (rc)
-		return rc;
-	k = kernel_open(root);
-	if (!k) {
+	memset(p, 0, sizeof(*p));
+	msg_record(true);
+	p->k = kernel_open(root);
+	if (!p->k) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	rc = change_exit(root, apply_targets(k, &req, write));
-	k->ops->close(k);
+	return EXIT_OK;
+}
+
+int change_prepare(const struct sysroot *root, const struct change_opts *o, bool reset,
+		   struct change_prep *p)
+{
+	int rc = prep_open(root, p);
+
+	if (!rc)
+		rc = reset ? reset_request(o, &p->req) : set_request(p->k, o, &p->req);
+	if (!rc)
+		rc = change_exit(root, apply_targets(p->k, &p->req, &p->plan));
 	return rc;
 }
 
-int rollback_writes(const struct sysroot *root, bool discard, bool write[NSYSCTLS])
+int rollback_prepare(const struct sysroot *root, bool discard, struct change_prep *p)
 {
-	struct kernel *k = kernel_open(root);
-	int rc;
+	int rc = prep_open(root, p);
 
-	if (!k) {
-		pcp_error("out of memory");
-		return EXIT_FAIL;
-	}
-	rc = change_exit(root, apply_rollback_targets(k, discard, write));
-	k->ops->close(k);
+	if (!rc)
+		rc = change_exit(root, apply_rollback_targets(p->k, discard, p->plan.write));
 	return rc;
 }
 
-int cmd_set(const struct sysroot *root, const struct change_opts *o)
+void change_prep_free(struct change_prep *p)
 {
-	struct change_request req;
-	int rc = set_request(root, o, &req);
-
-	return rc ? rc : run(root, &req, o->json);
-}
-
-int cmd_reset(const struct sysroot *root, const struct change_opts *o)
-{
-	struct change_request req;
-	int rc = reset_request(o, &req);
-
-	return rc ? rc : run(root, &req, o->json);
+	if (p->k)
+		p->k->ops->close(p->k);
+	p->k = NULL;
+	msg_record(false);
 }
 
 /* What a discarded journal recorded, in text or JSON. */
@@ -809,48 +795,32 @@ static void print_discarded(const struct sysroot *root, const struct journal *j,
 	print_warnings();
 }
 
-static int cmd_discard(const struct sysroot *root, bool json)
+static int cmd_discard(const struct sysroot *root, const struct change_prep *p, bool json)
 {
 	struct apply_listener say = change_listener(root);
-	struct kernel *k = kernel_open(root);
 	char why[160];
 	struct journal j;
 	bool found;
 	int rc;
 
-	if (!k) {
-		pcp_error("out of memory");
-		return EXIT_FAIL;
-	}
-	msg_record(true);
-	rc = change_exit(root, apply_discard(k, &j, &found, why, sizeof(why), &say));
-	k->ops->close(k);
+	rc = change_exit(root, apply_discard(p->k, &j, &found, why, sizeof(why), &say));
 	if (!rc) {
 		new_json_obj(json);
 		print_discarded(root, &j, found, why);
 		rc = delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 	}
-	msg_record(false);
 	return rc;
 }
 
-int cmd_rollback(const struct sysroot *root, bool json, bool discard)
+int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json, bool discard)
 {
 	struct apply_listener say = change_listener(root);
-	struct kernel *k;
 	struct change_result r;
 	int rc;
 
 	if (discard)
-		return cmd_discard(root, json);
-	k = kernel_open(root);
-	if (!k) {
-		pcp_error("out of memory");
-		return EXIT_FAIL;
-	}
-	msg_record(true);
-	rc = change_exit(root, apply_rollback(k, &r, &say));
-	k->ops->close(k);
+		return cmd_discard(root, p, json);
+	rc = change_exit(root, apply_rollback(p->k, &r, &say));
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
 		print_report(&r, NULL, root, rc, NULL);
@@ -880,7 +850,6 @@ int cmd_rollback(const struct sysroot *root, bool json, bool discard)
 		if (r.persisted)
 			printf("restored %s as it was before the change\n", sysroot_name(root, PATH_PERSIST));
 	}
-	msg_record(false);
 	apply_result_free(&r);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "apply.h"
 
+struct kernel;
 struct sysroot;
 
 struct change_opts {
@@ -15,19 +16,31 @@ struct change_opts {
 };
 
 /*
- * What set (or with reset, reset) and rollback would write, into write[],
- * for the command table to check this process may before the command runs:
- * an exit code, after the command's usage and interface checks (exits 2
- * and 3 come first).
+ * What set, reset and rollback are to do, worked out once before they run:
+ * the command table checks this process may write plan.write (for rollback
+ * the only part filled besides k), then the command runs what was prepared.
+ * Every warning from the start of prepare on is recorded for the report.
  */
-int change_writes(const struct sysroot *root, const struct change_opts *o, bool reset,
-		  bool write[NSYSCTLS]);
-int rollback_writes(const struct sysroot *root, bool discard, bool write[NSYSCTLS]);
+struct change_prep {
+	struct kernel *k;
+	struct change_request req;
+	struct apply_plan plan;
+};
 
-int cmd_set(const struct sysroot *root, const struct change_opts *o);
-int cmd_reset(const struct sysroot *root, const struct change_opts *o);
+/*
+ * set (or with reset, reset) and rollback: EXIT_OK, or an exit code after
+ * the command's usage and interface checks (exits 2 and 3 come first).
+ * change_prep_free() after either, whatever they returned.
+ */
+int change_prepare(const struct sysroot *root, const struct change_opts *o, bool reset,
+		   struct change_prep *p);
+int rollback_prepare(const struct sysroot *root, bool discard, struct change_prep *p);
+void change_prep_free(struct change_prep *p);
+
+/* set or reset, as prepared. */
+int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json);
 /* discard: rollback --discard, remove a journal that can never be applied. */
-int cmd_rollback(const struct sysroot *root, bool json, bool discard);
+int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json, bool discard);
 
 /* The listener that says what the transaction tells (apply.h), as pcpctl words it. */
 struct apply_listener change_listener(const struct sysroot *root);
@@ -41,6 +54,6 @@ int change_exit(const struct sysroot *root, enum change_status st);
  * EXIT_OK, or EXIT_USAGE after saying that value is out of range for --batch
  * (up to this kernel's maximum, batch_limit()) or --fraction.
  */
-int change_value_usage(const struct sysroot *root, bool batch, long value);
+int change_value_usage(struct kernel *k, bool batch, long value);
 
 #endif

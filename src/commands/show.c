@@ -12,13 +12,13 @@
 
 #include "c.h"
 #include "idlist.h"
+#include "interval.h"
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
 #include "report.h"
 #include "suggest.h"
 #include "sysroot.h"
-#include "watch.h"
 #include "zoneinfo.h"
 
 enum {
@@ -357,7 +357,7 @@ static bool watch_cpu(const void *f, int cpu)
 static int show_interval(const struct sysroot *root, const struct show_opts *o, const struct filter *f)
 {
 	const struct watch_select sel = { watch_zone, watch_cpu, f };
-	struct watch_opts w = {
+	struct interval_opts w = {
 		.per_cpu = o->per_cpu, .json = o->out.format == OUT_JSON,
 		.noheadings = o->out.noheadings,
 	};
@@ -368,9 +368,9 @@ static int show_interval(const struct sysroot *root, const struct show_opts *o, 
 			  "not --output, --output-all, --raw or --pairs");
 		return EXIT_USAGE;
 	}
-	if (watch_opts_parse(o->interval, o->count, &w))
+	if (interval_opts_parse(o->interval, o->count, &w))
 		return EXIT_USAGE;
-	return watch_run(root, &w, &sel);
+	return interval_run(root, &w, &sel);
 }
 
 /* Whether the column name (len bytes) is one of the table show does not use now. */

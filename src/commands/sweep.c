@@ -18,12 +18,12 @@
 #include "atomicfile.h"
 #include "c.h"
 #include "change.h"
-#include "chart.h"
 #include "hostinfo.h"
 #include "lockprof.h"
 #include "msg.h"
 #include "numparse.h"
 #include "pcprules.h"
+#include "plot.h"
 #include "report.h"
 #include "runas.h"
 #include "stats.h"
@@ -184,7 +184,7 @@ static void catch_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-struct plan {
+struct sweep_plan {
 	bool batch;		/* sweeping batch, else fraction */
 	long *values;
 	size_t n;
@@ -223,7 +223,7 @@ static int usage_seconds(const char *opt, const char *text, double min, double *
  * --tasks: "1,2,4" or "25%,50%,100%" of the CPUs this process may use,
  * rounded up; a count given twice (also after rounding) is measured once.
  */
-static int parse_tasks(const char *text, long ncpus, struct plan *p)
+static int parse_tasks(const char *text, long ncpus, struct sweep_plan *p)
 {
 	const char *s = text;
 
@@ -381,7 +381,7 @@ static int check_command(const struct sweep_opts *o)
  * Who the workload runs as.  Root's workload becomes --user, sudo's caller
  * or nobody; anyone else's stays its caller, which it cannot leave.
  */
-static int plan_user(const struct sweep_opts *o, struct plan *p)
+static int plan_user(const struct sweep_opts *o, struct sweep_plan *p)
 {
 	const char *who = o->user ? o->user : "nobody";
 	int rc;
@@ -422,8 +422,7 @@ static int plan_user(const struct sweep_opts *o, struct plan *p)
  * is only checked to be writable, so that a sweep refused or not run leaves
  * the file as it was.
  */
-static int make_plan(const struct sysroot *root, const struct sweep_opts *o, struct plan *p,
-		     bool open_log)
+static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_plan *p)
 {
 	const char *values = o->batch ? o->batch : o->fraction;
 	const char *opt = o->batch ? "--batch" : "--fraction";
@@ -450,7 +449,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		if ((rc = change_value_usage(root, p->batch, p->values[i])))
+		if ((rc = change_value_usage(k, p->batch, p->values[i])))
 			return rc;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
@@ -478,7 +477,7 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		}
 		if ((rc = usage_number(o->with_batch ? "--with-batch" : "--with-fraction", with, 0,
 				       INT_MAX, &p->pin)) ||
-		    (rc = change_value_usage(root, !p->batch, p->pin)))
+		    (rc = change_value_usage(k, !p->batch, p->pin)))
 			return rc;
 		p->pinned = true;
 	}
@@ -521,16 +520,9 @@ static int make_plan(const struct sysroot *root, const struct sweep_opts *o, str
 		pcp_error("--dry-run prints the plan as text: leave out --json");
 		return EXIT_USAGE;
 	}
-	if (o->workload_log && (o->dry_run || !open_log)) {
-		if ((rc = check_writable(o->workload_log)))
-			return rc;
-	} else if (o->workload_log) {
-		int fd = open_workload_log(o->workload_log);
-
-		if (fd < 0)
-			return EXIT_FAIL;
-		p->log_fd = fd;
-	}
+	/* cmd_sweep opens it: nothing is written before the privilege is checked. */
+	if (o->workload_log && (rc = check_writable(o->workload_log)))
+		return rc;
 	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): parse_tasks gives max_tasks >= 1 */
 	p->cpus = calloc((size_t)p->max_tasks, sizeof(*p->cpus));
 	if (!p->cpus)
@@ -566,7 +558,7 @@ static void print_command(FILE *f, char *const *argv)
  * Run the external workload once.  A run that ends badly is reported here,
  * with what the admin needs to reproduce it, and gives -ECANCELED.
  */
-static int run_external(const struct sweep_opts *o, const struct plan *p, long pt_tasks,
+static int run_external(const struct sweep_opts *o, const struct sweep_plan *p, long pt_tasks,
 			const char *regex, double *wall, double *metric)
 {
 	struct ext_io io = { .log_fd = p->log_fd };
@@ -604,7 +596,7 @@ static int run_external(const struct sweep_opts *o, const struct plan *p, long p
 /* --precision: whether the samples so far pin the Hmean down well enough. */
 static bool precise_enough(const double *x, size_t n, void *arg)
 {
-	const struct plan *p = arg;
+	const struct sweep_plan *p = arg;
 	double rel;
 
 	return welch_hmean_ci95(x, n, &rel) == 0 && rel <= p->precision;
@@ -615,7 +607,7 @@ static bool precise_enough(const double *x, size_t n, void *arg)
  * --precision at least R times (2, the fewest an interval needs) and then
  * until its interval is narrow enough or its runs took --max-duration.
  */
-static bool another_run(const struct plan *p, const struct point *pt, long done)
+static bool another_run(const struct sweep_plan *p, const struct point *pt, long done)
 {
 	if (!p->precision)
 		return done < p->runs;
@@ -629,8 +621,8 @@ static bool another_run(const struct plan *p, const struct point *pt, long done)
  * Run the workload at the current setting; samples are page_fault1's ops/s
  * per second, or one per run of a COMMAND (its metric, or runs/s).
  */
-static int measure(const struct sysroot *live, const struct sweep_opts *o, const struct plan *p,
-		   struct point *pt)
+static int measure(const struct sysroot *live, const struct sweep_opts *o,
+		   const struct sweep_plan *p, struct point *pt)
 {
 	struct sysload_mark begin, end;
 	int rc;
@@ -786,7 +778,7 @@ static const char *tasks_words(const struct sweep_opts *o, long tasks, char *buf
 }
 
 /* --precision: how close a point came, and in how long (a COMMAND: how many runs) */
-static void print_precision(const struct sweep_opts *o, const struct plan *p,
+static void print_precision(const struct sweep_opts *o, const struct sweep_plan *p,
 			    const struct point *pt)
 {
 	char words[40];
@@ -802,7 +794,7 @@ static void print_precision(const struct sweep_opts *o, const struct plan *p,
 }
 
 /* The table that sweep's rows fill as they are measured, through the report writer. */
-static void print_header(const struct sweep_opts *o, const struct plan *p)
+static void print_header(const struct sweep_opts *o, const struct sweep_plan *p)
 {
 	new_report_line(stdout, false, PCPCTL_JSON_VERSION);
 	print_string(PRINT_FP, NULL, "sweep of %s", p->batch ? "batch" : "fraction");
@@ -925,7 +917,7 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 }
 
 /* The text line that names the best value, or says there is none. */
-static void print_verdict_text(const struct sweep_opts *o, const struct plan *p,
+static void print_verdict_text(const struct sweep_opts *o, const struct sweep_plan *p,
 			       const struct point *pts, const struct verdict *v, long tasks)
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
@@ -985,7 +977,7 @@ static void print_host(const struct hostinfo *h)
  * verdict per task count.  v has one per p->tasks; "best" is the one of
  * the largest task count, the one a sweep without --tasks has.
  */
-static int print_result(const struct sweep_opts *o, const struct plan *p,
+static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 			const struct hostinfo *host, const struct point *pts, size_t n,
 			const struct verdict *v, bool restored)
 {
@@ -1072,8 +1064,9 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
  * plot draws it (a panel per task count, lock panels, the subtitle).  The
  * points' samples are borrowed, not copied.
  */
-static int write_plot(const struct sweep_opts *o, const struct plan *p, const struct hostinfo *host,
-		      const struct point *pts, size_t n, const struct verdict *v)
+static int write_plot(const struct sweep_opts *o, const struct sweep_plan *p,
+		      const struct hostinfo *host, const struct point *pts, size_t n,
+		      const struct verdict *v)
 {
 	struct sweepfile_point *fp = calloc(n, sizeof(*fp));
 	char label[256];
@@ -1131,7 +1124,7 @@ static double pf1_measured(double duration)
 }
 
 /* sweep --dry-run: what the sweep would measure and how long it would take. */
-static void print_plan(const struct sweep_opts *o, const struct plan *p)
+static void print_plan(const struct sweep_opts *o, const struct sweep_plan *p)
 {
 	size_t points = p->n * p->ntasks;
 	char hi[40];
@@ -1203,7 +1196,7 @@ static long largest_high(const struct zoneinfo *zi)
 }
 
 /* The change to value, and the pinned setting with it. */
-static struct change_request point_request(const struct plan *p, long value, bool dry_run)
+static struct change_request point_request(const struct sweep_plan *p, long value, bool dry_run)
 {
 	return (struct change_request){
 		.set_batch = p->batch || p->pinned, .batch = p->batch ? value : p->pin,
@@ -1213,13 +1206,13 @@ static struct change_request point_request(const struct plan *p, long value, boo
 }
 
 /* Apply value, and the pinned setting with it, verified; *high as zoneinfo then says. */
-static int apply_point(struct kernel *k, const struct sysroot *root, const struct plan *p,
+static int apply_point(struct kernel *k, const struct sysroot *root, const struct sweep_plan *p,
 		       long value, bool dry_run, long *high)
 {
 	struct change_request req = point_request(p, value, dry_run);
 	struct apply_listener say = change_listener(root);
 	struct change_result res;
-	int rc = change_exit(root, apply_change(k, &req, &res, &say));
+	int rc = change_exit(root, apply_change(k, &req, NULL, &res, &say));
 
 	if (!rc && high)
 		*high = largest_high(&res.zi_after);
@@ -1227,7 +1220,7 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 	return rc;
 }
 
-static void plan_free(struct plan *p)
+static void plan_free(struct sweep_plan *p)
 {
 	free(p->values);
 	free(p->tasks);
@@ -1237,58 +1230,71 @@ static void plan_free(struct plan *p)
 		close(p->log_fd);
 }
 
-int sweep_writes(const struct sysroot *root, const struct sweep_opts *o, bool write[NSYSCTLS])
+int sweep_prepare(const struct sysroot *root, const struct sweep_opts *o, struct sweep_prep *prep)
 {
-	struct kernel *k = NULL;
-	struct plan p;
-	int rc = make_plan(root, o, &p, false);
+	struct change_prep *c = &prep->change;
+	struct change_request req;
+	int rc;
 
-	if (!rc && !(k = kernel_open(root))) {
+	memset(prep, 0, sizeof(*prep));
+	prep->plan = calloc(1, sizeof(*prep->plan));
+	c->k = kernel_open(root);
+	if (prep->plan)
+		prep->plan->log_fd = STDERR_FILENO;
+	if (!prep->plan || !c->k) {
 		pcp_error("out of memory");
-		rc = EXIT_FAIL;
+		return EXIT_FAIL;
 	}
-	if (!rc) {
-		/* Every value writes what the first does, and the restore only what they wrote. */
-		struct change_request req = point_request(&p, p.values[0], true);
-
-		rc = change_exit(root, apply_targets(k, &req, write));
-	}
-	if (k)
-		k->ops->close(k);
-	plan_free(&p);
-	return rc;
+	rc = make_plan(c->k, o, prep->plan);
+	if (rc)
+		return rc;
+	/* Every value writes what the first does, and the restore only what they wrote. */
+	req = point_request(prep->plan, prep->plan->values[0], true);
+	return change_exit(root, apply_targets(c->k, &req, &c->plan));
 }
 
-int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
+void sweep_prep_free(struct sweep_prep *prep)
+{
+	if (prep->plan)
+		plan_free(prep->plan);
+	free(prep->plan);
+	prep->plan = NULL;
+	change_prep_free(&prep->change);
+}
+
+int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const struct sweep_prep *prep)
 {
 	struct apply_listener say = change_listener(root);
 	struct change_session session = { .lock = -1 };
 	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
 	struct verdict *verdicts = NULL;
 	struct point *pts = NULL;
-	struct kernel *k = NULL;
+	struct kernel *k = prep->change.k;
 	/* The workload runs here whatever --sysroot says: its load is the live system's. */
 	struct sysroot *live = NULL;
 	size_t npts = 0, measured = 0;
-	struct plan p;
-	int rc, end_rc;
+	struct sweep_plan *p = prep->plan;
+	int rc = EXIT_OK, end_rc;
 
-	rc = make_plan(root, o, &p, true);
-	if (rc)
-		goto out;
-	k = kernel_open(root);
+	if (o->workload_log && !o->dry_run) {
+		int fd = open_workload_log(o->workload_log);
+
+		if (fd < 0)
+			return EXIT_FAIL;
+		p->log_fd = fd;
+	}
 	live = sysroot_open(NULL);
-	npts = p.n * p.ntasks;
+	npts = p->n * p->ntasks;
 	pts = calloc(npts, sizeof(*pts));
-	verdicts = calloc(p.ntasks, sizeof(*verdicts));
-	if (!k || !live || !pts || !verdicts) {
+	verdicts = calloc(p->ntasks, sizeof(*verdicts));
+	if (!live || !pts || !verdicts) {
 		pcp_error("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
 	}
 	hostinfo_read(root, &host);
 	/* A dry run of the first point reports a missing interface or privilege up front. */
-	rc = apply_point(k, root, &p, p.values[0], true, NULL);
+	rc = apply_point(k, root, p, p->values[0], true, NULL);
 	if (rc)
 		goto out;
 	if (!o->lockprof)
@@ -1299,10 +1305,10 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 			 "(null REFILL%% or DRAIN%%): %s", lockprof_callers_why(o->lockprof));
 	if (o->dry_run) {
 		/* every value (with the pin) as the kernel would take it, still writing nothing */
-		for (size_t v = 1; v < p.n && !rc; v++)
-			rc = apply_point(k, root, &p, p.values[v], true, NULL);
+		for (size_t v = 1; v < p->n && !rc; v++)
+			rc = apply_point(k, root, p, p->values[v], true, NULL);
 		if (!rc)
-			print_plan(o, &p);
+			print_plan(o, p);
 		goto out;
 	}
 	catch_signals();
@@ -1310,34 +1316,34 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	if (rc)
 		goto out;
 	if (!o->json)
-		print_header(o, &p);
-	for (size_t v = 0; v < p.n && !rc && !stop_requested; v++) {
+		print_header(o, p);
+	for (size_t v = 0; v < p->n && !rc && !stop_requested; v++) {
 		long high = -1;
 
-		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p.n,
-			p.batch ? "batch" : "fraction", p.values[v]);
-		rc = apply_point(k, root, &p, p.values[v], false, &high);
-		for (size_t t = 0; t < p.ntasks && !rc && !stop_requested; t++) {
-			struct point *pt = &pts[v * p.ntasks + t];
+		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p->n,
+			p->batch ? "batch" : "fraction", p->values[v]);
+		rc = apply_point(k, root, p, p->values[v], false, &high);
+		for (size_t t = 0; t < p->ntasks && !rc && !stop_requested; t++) {
+			struct point *pt = &pts[v * p->ntasks + t];
 
-			pt->value = p.values[v];
-			pt->tasks = p.tasks[t];
+			pt->value = p->values[v];
+			pt->tasks = p->tasks[t];
 			pt->high = high;
-			rc = measure(live, o, &p, pt);
+			rc = measure(live, o, p, pt);
 			if (rc) {
 				if (rc != -EINTR && rc != -ECANCELED) {
 					char words[40];
 
 					pcp_error("measuring %s %ld with %s failed: %s",
-						  p.batch ? "batch" : "fraction", pt->value,
+						  p->batch ? "batch" : "fraction", pt->value,
 						  tasks_words(o, pt->tasks, words, sizeof(words)),
 						  strerror(-rc));
 				}
 				rc = EXIT_FAIL;
 				break;
 			}
-			if (p.precision)
-				print_precision(o, &p, pt);
+			if (p->precision)
+				print_precision(o, p, pt);
 			if (!o->json)
 				print_row(pt, &pts[t]);
 		}
@@ -1354,13 +1360,13 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o)
 	/* Whatever was measured is reported, also after an error. */
 	while (measured < npts && pts[measured].measured)
 		measured++;
-	for (size_t t = 0; t < p.ntasks; t++)
-		verdicts[t] = judge(pts, measured, p.tasks[t], o->command);
-	if (print_result(o, &p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
+	for (size_t t = 0; t < p->ntasks; t++)
+		verdicts[t] = judge(pts, measured, p->tasks[t], o->command);
+	if (print_result(o, p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
-	if (measured && o->csv && write_csv(o->csv, pts, measured, p.batch) && !rc)
+	if (measured && o->csv && write_csv(o->csv, pts, measured, p->batch) && !rc)
 		rc = EXIT_FAIL;
-	if (measured && o->plot && write_plot(o, &p, &host, pts, measured, verdicts) && !rc)
+	if (measured && o->plot && write_plot(o, p, &host, pts, measured, verdicts) && !rc)
 		rc = EXIT_FAIL;
 out:
 	for (size_t i = 0; pts && i < npts; i++)
@@ -1368,10 +1374,7 @@ out:
 	free(pts);
 	free(verdicts);
 	hostinfo_free(&host);
-	plan_free(&p);
 	apply_session_free(&session);
-	if (k)
-		k->ops->close(k);
 	sysroot_free(live);
 	return rc;
 }

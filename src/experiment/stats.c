@@ -19,36 +19,28 @@ static int check_samples(const double *x, size_t n)
 	return 0;
 }
 
-int stats_min(const double *x, size_t n, double *out)
+/* The smallest sample with sign 1, the largest with sign -1. */
+static int extreme(const double *x, size_t n, double sign, double *out)
 {
-	size_t i;
-	double m;
 	int rc = check_samples(x, n);
 
 	if (rc < 0)
 		return rc;
-	m = x[0];
-	for (i = 1; i < n; i++)
-		if (x[i] < m)
-			m = x[i];
-	*out = m;
+	*out = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (sign * x[i] < sign * *out)
+			*out = x[i];
 	return 0;
+}
+
+int stats_min(const double *x, size_t n, double *out)
+{
+	return extreme(x, n, 1, out);
 }
 
 int stats_max(const double *x, size_t n, double *out)
 {
-	size_t i;
-	double m;
-	int rc = check_samples(x, n);
-
-	if (rc < 0)
-		return rc;
-	m = x[0];
-	for (i = 1; i < n; i++)
-		if (x[i] > m)
-			m = x[i];
-	*out = m;
-	return 0;
+	return extreme(x, n, -1, out);
 }
 
 int stats_mean(const double *x, size_t n, double *out)

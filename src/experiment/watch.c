@@ -2,14 +2,11 @@
 #include "watch.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "msg.h"
-#include "numparse.h"
 
 static bool keep_zone(const struct watch_select *sel, const struct zi_zone *z)
 {
@@ -249,23 +246,4 @@ void watch_cpu_delta(const struct watch_sample *prev, const struct watch_sample 
 	d->have_change = prev && watch_cpu_change(prev, cur, i, &d->change);
 	d->have_alloc = watch_alloc_rate(prev, cur, cur->zones[cur->cpus[i].zone].name,
 					 &d->alloc_per_s);
-}
-
-#define INTERVAL_MIN 0.01
-#define INTERVAL_MAX 86400.0
-
-int watch_opts_parse(const char *interval, const char *count, struct watch_opts *o)
-{
-	if (parse_seconds(interval, INTERVAL_MIN, INTERVAL_MAX, &o->interval)) {
-		pcp_error("--interval: invalid \"%s\": give seconds from 0.01 to 86400, such as 1 or 0.5",
-			  interval);
-		return -EINVAL;
-	}
-	o->count = 0;
-	if (count && parse_long(count, 1, LONG_MAX, &o->count)) {
-		pcp_error("--count: invalid \"%s\": give a number of samples from 1 to %ld", count,
-			  LONG_MAX);
-		return -EINVAL;
-	}
-	return 0;
 }

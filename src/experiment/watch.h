@@ -11,15 +11,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <time.h>
 
 #include "kernel.h"
 #include "zoneinfo.h"
 
 /* Which zones and CPUs to keep: show's --node, --zone and --cpu. */
-struct sysroot;
-
 struct watch_select {
 	bool (*zone)(const void *arg, const struct zi_zone *z);
 	bool (*cpu)(const void *arg, int cpu);
@@ -107,49 +104,5 @@ bool watch_free_rate(const struct watch_sample *prev, const struct watch_sample 
 		     double *per_s);
 bool watch_alloc_rate(const struct watch_sample *prev, const struct watch_sample *cur,
 		      const char *zone, double *per_s);
-
-/*
- * The writers (watch_print.c).  prev is NULL for the first sample, which
- * has no change and no rates yet.
- */
-#define WATCH_COLS_MAX 12
-/* The table's columns: their widths, and which a narrow terminal leaves out. */
-struct watch_table {
-	bool per_cpu;
-	int width[WATCH_COLS_MAX];
-	bool shown[WATCH_COLS_MAX];
-};
-/*
- * Size the table from its headings and the first sample; with termwidth
- * above 0, leave out the least needed columns until a row fits in it.
- * 0 or -ENOMEM.
- */
-int watch_table_fit(struct watch_table *t, const struct watch_sample *first, bool per_cpu,
-		    int termwidth);
-/* The columns left out, as "MAXFILL%, CPUS" in buf, or NULL when none is. */
-const char *watch_table_left_out(const struct watch_table *t, char *buf, size_t size);
-void watch_print_header(FILE *out, const struct watch_table *t);
-/* 0 or -ENOMEM. */
-int watch_print_rows(FILE *out, const struct watch_table *t, const struct watch_sample *prev,
-		     const struct watch_sample *cur);
-/* One JSON document on one line. */
-void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
-		      bool per_cpu);
-
-struct watch_opts {
-	double interval;	/* seconds */
-	long count;		/* samples to take; 0 = until SIGINT or SIGTERM */
-	bool per_cpu, json, noheadings;
-};
-
-/*
- * --interval SEC (0.01 to 86400) and --count N (count may be NULL) into o;
- * prints what is wrong and returns -EINVAL.
- */
-int watch_opts_parse(const char *interval, const char *count, struct watch_opts *o);
-
-/* The sampling loop (watch_run.c); returns an exit code of msg.h. */
-int watch_run(const struct sysroot *root, const struct watch_opts *o,
-	      const struct watch_select *sel);
 
 #endif

@@ -233,9 +233,8 @@ int smaps_page_size(const char *text, long *bytes)
 	return 0;
 }
 
-long root_page_size(const struct sysroot *root, bool *assumed)
+static long root_page_size(const struct sysroot *root, bool *assumed)
 {
-	static bool warned;
 	char *text = NULL;
 	size_t len;
 	long bytes;
@@ -256,32 +255,37 @@ long root_page_size(const struct sysroot *root, bool *assumed)
 			  rc == -EINVAL ? "its KernelPageSize line is no page size" : strerror(-rc));
 		return rc;
 	}
-	if (!warned)
-		pcp_warn("%s does not record the page size: 4 KiB is assumed. Copy "
-			 "/proc/self/smaps of the system the tree comes from there", sysroot_name(root, PATH_SELF_SMAPS));
-	warned = true;
+	pcp_warn("%s does not record the page size: 4 KiB is assumed. Copy "
+		 "/proc/self/smaps of the system the tree comes from there", sysroot_name(root, PATH_SELF_SMAPS));
 	*assumed = true;
 	return 4096;
 }
 
-long kernel_page_size(const struct kernel *k, bool *assumed)
+long kernel_page_size(struct kernel *k, bool *assumed)
 {
-	return root_page_size(k->root, assumed);
+	long size;
+
+	if (k->page_size) {
+		*assumed = k->page_size_assumed;
+		return k->page_size;
+	}
+	/* Kept, so that a tree that does not say is warned of once; an error is said at each ask. */
+	size = root_page_size(k->root, assumed);
+	if (size > 0) {
+		k->page_size = size;
+		k->page_size_assumed = *assumed;
+	}
+	return size;
 }
 
 int kernel_scale_max(const struct sysroot *root)
 {
-	char path[PATH_MAX], *release = NULL, *config = NULL;
+	char *config = NULL;
 	const char *at;
 	size_t len;
 	long scale = -ENOENT;
 
-	if (sysroot_read_file(root, PATH_OSRELEASE, &release, &len))
-		return -ENOENT;
-	release[strcspn(release, "\n")] = '\0';
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	free(release);
-	if (sysroot_read_file(root, path, &config, &len))
+	if (sysroot_read_boot_config(root, &config, &len))
 		return -ENOENT;
 	/* One line of the kernel's .config: CONFIG_PCP_BATCH_SCALE_MAX=5 */
 	for (at = config; (at = strstr(at, "CONFIG_PCP_BATCH_SCALE_MAX=")); at++)

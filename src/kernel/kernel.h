@@ -58,6 +58,8 @@ struct sysroot;
 struct kernel {
 	const struct kernel_ops *ops;
 	const struct sysroot *root;	/* where its files are; the caller's */
+	long page_size;			/* 0 until kernel_page_size() read it */
+	bool page_size_assumed;
 };
 
 /* Provided by kernel_live.c in pcpctl, by the simulated kernel in pcpctl-sim. */
@@ -101,12 +103,10 @@ char *kernel_release(const struct kernel *k);
  * The kernel's page size in bytes.  Live: sysconf(_SC_PAGESIZE).  Under a
  * sysroot: the first "KernelPageSize:" line of proc/self/smaps, which a
  * capture copies from the guest; a tree without that file gets 4096 and
- * *assumed (a warning, once per process, says how to record it).  A line
- * that is no page size: -EINVAL after saying why.
+ * *assumed (a warning, the first time k is asked, says how to record it).
+ * A line that is no page size: -EINVAL after saying why.
  */
-long kernel_page_size(const struct kernel *k, bool *assumed);
-/* The same, for the tree under root (live: this machine's). */
-long root_page_size(const struct sysroot *root, bool *assumed);
+long kernel_page_size(struct kernel *k, bool *assumed);
 /*
  * CONFIG_PCP_BATCH_SCALE_MAX of the running kernel, from the kernel's
  * /boot/config-RELEASE under root; -ENOENT when that file does not say.

@@ -32,6 +32,7 @@
 #define PATH_JOURNAL_TMP	"/run/pcpctl/journal.tmp"
 #define PATH_SYSCTL_D		"/etc/sysctl.d"
 #define PATH_PERSIST		"/etc/sysctl.d/90-pcpctl.conf"
+#define PATH_BOOT_CONFIG	"/boot/config-"	/* and the release */
 
 struct idlist;
 
@@ -96,6 +97,8 @@ int sysroot_probe(const struct sysroot *sr, const char *path);
 bool sysroot_exists(const struct sysroot *sr, const char *path);
 /* The file as sysroot_open_read() opens it, NUL-terminated, at most 4 MiB (else -EFBIG): 0 or a negative errno. */
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* The running kernel's PATH_BOOT_CONFIG, its release read from PATH_OSRELEASE, as sysroot_read_file(). */
+int sysroot_read_boot_config(const struct sysroot *sr, char **buf, size_t *len);
 /*
  * As sysroot_read_file(), but a FIFO is read too, as a stream to its
  * writer's end, blocking until one comes: the counters of show --interval,

@@ -86,21 +86,6 @@ struct zi_parser *zi_parser_begin(struct zoneinfo *zi, struct zi_error *err);
 int zi_parser_feed(struct zi_parser *p, const char *chunk, size_t len);
 int zi_parser_finish(struct zi_parser *p);
 
-/*
- * Before the first feed: parse line by line only, without the fast path
- * (whole CPU records read against the first one, numbers converted eight
- * bytes at a time).  It builds the same model or fails the same way, more
- * slowly; tests and the fuzzer use it to check that.
- */
-void zi_parser_line_by_line(struct zi_parser *p);
-
-/*
- * Which twin of the fast path this build runs: "sse2" (x86-64) or
- * "portable" (other architectures, or built with PCPCTL_PORTABLE), so that
- * a test comparing the two can tell it has both.
- */
-const char *zi_fast_path(void);
-
 static inline bool zi_has(const struct zi_pageset *ps, enum zi_field f)
 {
 	return ps->present & (1u << f);

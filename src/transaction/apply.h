@@ -262,20 +262,39 @@ struct change_result {
 	size_t nexpected;
 };
 
+/*
+ * A change planned on the settings as they are before the lock, once per
+ * command: write[] for the command table to check this process may write
+ * them before anything runs (none for --persist-only, or where the release
+ * is unknown and the change itself says so), and the settings read and the
+ * writes planned (res), which the change reports where it stops before it
+ * plans again under the lock.
+ */
+struct apply_plan {
+	bool planned;
+	bool write[NSYSCTLS];
+	struct change_result res;
+};
+
+/* plan: what apply_targets made of req, or NULL to plan here. */
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				struct change_result *res, const struct apply_listener *l);
+				const struct apply_plan *plan, struct change_result *res,
+				const struct apply_listener *l);
 /* Restore what an interrupted change's journal recorded; CHANGE_DONE when none was. */
 enum change_status apply_rollback(struct kernel *k, struct change_result *res,
 				  const struct apply_listener *l);
 /*
- * The sysctls a change (or a rollback, or with discard rollback --discard)
- * would write, into write[], for the command table to check this process may
- * before anything runs: none for --persist-only, or when there is no
- * journal.  CHANGE_NO_BATCH or CHANGE_NO_FRACTION when the kernel lacks one
- * the change sets; CHANGE_FAILED when the settings cannot be read.
+ * Plan req (see struct apply_plan).  CHANGE_NO_BATCH or CHANGE_NO_FRACTION
+ * when the kernel lacks one the change sets; CHANGE_FAILED when the
+ * settings cannot be read.
  */
 enum change_status apply_targets(struct kernel *k, const struct change_request *req,
-				 bool write[NSYSCTLS]);
+				 struct apply_plan *plan);
+/*
+ * The sysctls a rollback (with discard, rollback --discard) would write,
+ * into write[], for the command table to check likewise: none when there is
+ * no journal.
+ */
 enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool write[NSYSCTLS]);
 void apply_result_free(struct change_result *res);
 
@@ -324,7 +343,7 @@ bool batch_valid(long batch, long max);
  * read from /boot/config-RELEASE, or its Kconfig limit (6) when that does not
  * say; the kernel's own EINVAL then decides.
  */
-long batch_limit(const struct sysroot *root);
+long batch_limit(struct kernel *k);
 /* CONFIG_PCP_BATCH_SCALE_MAX from the kernel's config, or -ENOENT. */
 int batch_scale_max(const struct sysroot *root);
 bool fraction_valid(long fraction);

@@ -8,6 +8,7 @@
  * sleep, and the loop ends after a whole sample, never inside one.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "msg.h"
+#include "numparse.h"
 #include "output.h"
 #include "sysroot.h"
-#include "watch.h"
+
+#define INTERVAL_MIN 0.01
+#define INTERVAL_MAX 86400.0
+
+int interval_opts_parse(const char *interval, const char *count, struct interval_opts *o)
+{
+	if (parse_seconds(interval, INTERVAL_MIN, INTERVAL_MAX, &o->interval)) {
+		pcp_error("--interval: invalid \"%s\": give seconds from 0.01 to 86400, such as 1 or 0.5",
+			  interval);
+		return -EINVAL;
+	}
+	o->count = 0;
+	if (count && parse_long(count, 1, LONG_MAX, &o->count)) {
+		pcp_error("--count: invalid \"%s\": give a number of samples from 1 to %ld", count,
+			  LONG_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static void timespec_add(struct timespec *t, double seconds)
 {
@@ -51,7 +72,7 @@ static bool wait_until(const struct timespec *due, const sigset_t *stop)
 }
 
 /* Read zoneinfo and vmstat into cur; an exit code. */
-static int take_sample(struct kernel *k, const struct watch_opts *o,
+static int take_sample(struct kernel *k, const struct interval_opts *o,
 		       const struct watch_select *sel, bool *vm_warned, struct watch_sample *cur)
 {
 	struct zoneinfo zi;
@@ -97,26 +118,26 @@ static void note_moved(const struct watch_sample *prev, const struct watch_sampl
 	}
 }
 
-static int fit_table(struct watch_table *t, const struct watch_sample *first, bool per_cpu)
+static int fit_table(struct interval_table *t, const struct watch_sample *first, bool per_cpu)
 {
 	int width = terminal_width();
 	char left[96];
 
-	if (watch_table_fit(t, first, per_cpu, width)) {
+	if (interval_table_fit(t, first, per_cpu, width)) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	if (watch_table_left_out(t, left, sizeof(left)))
+	if (interval_table_left_out(t, left, sizeof(left)))
 		pcp_note("left out for a terminal of %d columns: %s (--json has them all)", width,
 			 left);
 	return EXIT_OK;
 }
 
-int watch_run(const struct sysroot *root, const struct watch_opts *o,
+int interval_run(const struct sysroot *root, const struct interval_opts *o,
 	      const struct watch_select *sel)
 {
 	struct watch_sample samples[2] = { 0 };
-	struct watch_table table;
+	struct interval_table table;
 	struct watch_sample *prev = NULL, *cur = &samples[0];
 	struct timespec due;
 	bool vm_warned = false;
@@ -146,10 +167,10 @@ int watch_run(const struct sysroot *root, const struct watch_opts *o,
 		if (n == 0 && !o->json && (rc = fit_table(&table, cur, o->per_cpu)))
 			break;
 		if (n == 0 && !o->json && !o->noheadings)
-			watch_print_header(stdout, &table);
+			interval_print_header(stdout, &table);
 		if (o->json)
-			watch_print_json(stdout, prev, cur, o->per_cpu);
-		else if (watch_print_rows(stdout, &table, prev, cur)) {
+			interval_print_json(stdout, prev, cur, o->per_cpu);
+		else if (interval_print_rows(stdout, &table, prev, cur)) {
 			pcp_error("out of memory");
 			rc = EXIT_FAIL;
 			break;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * chart.h - pcpctl plot: sweeps from many machines on one SVG chart
+ * plot.h - pcpctl plot: sweeps from many machines on one SVG chart
  */
-#ifndef PCPCTL_CHART_H
-#define PCPCTL_CHART_H
+#ifndef PCPCTL_PLOT_H
+#define PCPCTL_PLOT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * plot.h - SVG chart of throughput against a swept value
+ * svg.h - SVG chart of throughput against a swept value
  *
  * Plain SVG 1.1: no scripts, no external fonts or references, so the file
  * opens the same in a browser, an image viewer or a mail attachment.
@@ -14,8 +14,8 @@
  * powers of two where the values span a factor of 16 or more (log2).  A
  * title may have a second line, after a newline: its subtitle.
  */
-#ifndef PCPCTL_PLOT_H
-#define PCPCTL_PLOT_H
+#ifndef PCPCTL_SVG_H
+#define PCPCTL_SVG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,4 +73,4 @@ int plot_svg(FILE *out, const char *title, const char *xlabel,
 	     const char *ylabel, const struct plot_point *pts, size_t n,
 	     size_t best);
 
-#endif /* PCPCTL_PLOT_H */
+#endif /* PCPCTL_SVG_H */

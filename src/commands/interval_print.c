@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "c.h"
+#include "interval.h"
 #include "report.h"
-#include "watch.h"
 
 /* A cell of the table: "-" for a value not known (yet). */
 typedef char cell[24];
@@ -121,7 +121,7 @@ static cell *sample_cells(const struct watch_sample *prev, const struct watch_sa
 	return c;
 }
 
-int watch_table_fit(struct watch_table *t, const struct watch_sample *first, bool per_cpu,
+int interval_table_fit(struct interval_table *t, const struct watch_sample *first, bool per_cpu,
 		    int termwidth)
 {
 	size_t ncols, rows = 0;
@@ -159,7 +159,7 @@ int watch_table_fit(struct watch_table *t, const struct watch_sample *first, boo
 	return 0;
 }
 
-const char *watch_table_left_out(const struct watch_table *t, char *buf, size_t size)
+const char *interval_table_left_out(const struct interval_table *t, char *buf, size_t size)
 {
 	size_t ncols, len = 0;
 	const struct column *col = columns(t->per_cpu, &ncols);
@@ -172,7 +172,7 @@ const char *watch_table_left_out(const struct watch_table *t, char *buf, size_t 
 	return buf[0] ? buf : NULL;
 }
 
-static void print_line(FILE *out, const struct watch_table *t, const char *const *text)
+static void print_line(FILE *out, const struct interval_table *t, const char *const *text)
 {
 	size_t ncols;
 	const struct column *col = columns(t->per_cpu, &ncols);
@@ -189,18 +189,18 @@ static void print_line(FILE *out, const struct watch_table *t, const char *const
 	fputc('\n', out);
 }
 
-void watch_print_header(FILE *out, const struct watch_table *t)
+void interval_print_header(FILE *out, const struct interval_table *t)
 {
 	size_t ncols;
 	const struct column *col = columns(t->per_cpu, &ncols);
-	const char *text[WATCH_COLS_MAX];
+	const char *text[INTERVAL_COLS_MAX];
 
 	for (size_t k = 0; k < ncols; k++)
 		text[k] = col[k].name;
 	print_line(out, t, text);
 }
 
-int watch_print_rows(FILE *out, const struct watch_table *t, const struct watch_sample *prev,
+int interval_print_rows(FILE *out, const struct interval_table *t, const struct watch_sample *prev,
 		     const struct watch_sample *cur)
 {
 	size_t ncols, rows = 0;
@@ -210,7 +210,7 @@ int watch_print_rows(FILE *out, const struct watch_table *t, const struct watch_
 		return -ENOMEM;
 	columns(t->per_cpu, &ncols);
 	for (size_t i = 0; i < rows; i++) {
-		const char *text[WATCH_COLS_MAX];
+		const char *text[INTERVAL_COLS_MAX];
 
 		for (size_t k = 0; k < ncols; k++)
 			text[k] = c[i * ncols + k];
@@ -256,7 +256,7 @@ static void json_zone_start(const struct watch_zone *z)
 	print_string(PRINT_JSON, "zone", "%s", z->name);
 }
 
-void watch_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
+void interval_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
 		      bool per_cpu)
 {
 	double free_s = 0, seconds = 0;

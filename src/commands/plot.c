@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * chart.c - pcpctl plot: a throughput panel per task count with a line per
+ * plot.c - pcpctl plot: a throughput panel per task count with a line per
  * sweep, each followed by a lock-contention panel where a sweep sampled it
  */
-#include "chart.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,7 +14,7 @@
 
 #include "atomicfile.h"
 #include "msg.h"
-#include "plot.h"
+#include "svg.h"
 #include "sweepset.h"
 
 /* What one chart is made of; every array is sized for the worst case. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * plot.c - SVG chart of throughput against a swept value
+ * svg.c - SVG chart of throughput against a swept value
  */
-#include "plot.h"
+#include "svg.h"
 
 #include <errno.h>
 #include <locale.h>

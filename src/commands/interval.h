@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pcpctl show --interval: its options, the sampling loop and the writers
+ * of its rows, over the samples of src/experiment/watch.h.
+ */
+#ifndef PCPCTL_INTERVAL_H
+#define PCPCTL_INTERVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "watch.h"
+
+struct sysroot;
+
+/*
+ * The writers (interval_print.c).  prev is NULL for the first sample, which
+ * has no change and no rates yet.
+ */
+#define INTERVAL_COLS_MAX 12
+/* The table's columns: their widths, and which a narrow terminal leaves out. */
+struct interval_table {
+	bool per_cpu;
+	int width[INTERVAL_COLS_MAX];
+	bool shown[INTERVAL_COLS_MAX];
+};
+/*
+ * Size the table from its headings and the first sample; with termwidth
+ * above 0, leave out the least needed columns until a row fits in it.
+ * 0 or -ENOMEM.
+ */
+int interval_table_fit(struct interval_table *t, const struct watch_sample *first, bool per_cpu,
+		    int termwidth);
+/* The columns left out, as "MAXFILL%, CPUS" in buf, or NULL when none is. */
+const char *interval_table_left_out(const struct interval_table *t, char *buf, size_t size);
+void interval_print_header(FILE *out, const struct interval_table *t);
+/* 0 or -ENOMEM. */
+int interval_print_rows(FILE *out, const struct interval_table *t, const struct watch_sample *prev,
+		     const struct watch_sample *cur);
+/* One JSON document on one line. */
+void interval_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
+		      bool per_cpu);
+
+struct interval_opts {
+	double interval;	/* seconds */
+	long count;		/* samples to take; 0 = until SIGINT or SIGTERM */
+	bool per_cpu, json, noheadings;
+};
+
+/*
+ * --interval SEC (0.01 to 86400) and --count N (count may be NULL) into o;
+ * prints what is wrong and returns -EINVAL.
+ */
+int interval_opts_parse(const char *interval, const char *count, struct interval_opts *o);
+
+/* The sampling loop (interval.c); returns an exit code of msg.h. */
+int interval_run(const struct sysroot *root, const struct interval_opts *o,
+	      const struct watch_select *sel);
+
+#endif
