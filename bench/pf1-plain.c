@@ -44,6 +44,7 @@ static void sleep_s(double s)
 	struct timespec ts = { .tv_sec = (time_t)s,
 			       .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
 
+	/* wait(c): the measured window (manual benchmark): warmup and duration. */
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
@@ -137,6 +138,7 @@ int main(int argc, char **argv)
 	}
 	close(go[1]);
 	if (rc == 0) {
+		/* wait(c): the measured window: warmup, then duration. */
 		sleep_s(warmup);
 		t0 = now();
 		ops0 = total(slots, n);

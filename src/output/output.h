@@ -3,7 +3,7 @@
  * Rows of cells built once from a column selection, and the two writers
  * that print them: libsmartcols, and a streaming writer, which prints the
  * same bytes without a per-cell allocation, so that a machine with 60,000
- * pagesets prints in milliseconds.  tests/test_output.c holds
+ * pagesets prints in milliseconds.  tests/unit/test_output.c holds
  * the two to the same output.  The stream takes rows of plain cells only:
  * a cell that some format must escape sends the rows to libsmartcols.
  */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What the chaos tests share: the seed, pass/fail counting, a simulated
+# What the chaos tests share: the seed, the harness and $work, a simulated
 # kernel tree, and the state that a change must leave whole.
-# Sourced by the tests in this directory; $work must be set.
+# Sourced by the tests in this directory.
 
 # The seed of every random choice: CHAOS_SEED replays a run.
 chaos_seed() {
@@ -13,13 +13,11 @@ chaos_seed() {
 # CHAOS_QUICK=1 (the sanitizer build) runs a tenth of the iterations.
 scaled() { if [ "${CHAOS_QUICK:-0}" = 1 ]; then echo $((($1 + 9) / 10)); else echo "$1"; fi; }
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-}
+# The harness, with $work; a check that passes only counts (thousands of
+# iterations).
+quiet_ok=1
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+workdir
 
 # rand LO HI: a number in [LO, HI] from bash's seeded generator.
 rand() { echo $(($1 + (RANDOM * 32768 + RANDOM) % ($2 - $1 + 1))); }

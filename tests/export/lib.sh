@@ -24,6 +24,8 @@ need() {
 			missing+=("$p")
 	done
 	[ ${#missing[@]} = 0 ] && return 0
+	# wait(a): no other project script changes packages (flock), then the dpkg lock is free; 900
+	#   s.
 	DEBIAN_FRONTEND=noninteractive flock /tmp/pcpctl-dpkg.lock apt-get install -y -qq --no-install-recommends \
 		-o DPkg::Lock::Timeout=900 "${missing[@]}" >/dev/null
 }

@@ -96,6 +96,7 @@ zone_cycle() {
 			online_fails=$((online_fails + 1))
 		fi
 	done </tmp/ours
+	# wait(a): the background writers end once /tmp/bg.run is removed.
 	rm -f /tmp/bg.run
 	wait
 	[ -z "$_old" ] || echo "$_old" >"$_kw"
@@ -121,6 +122,8 @@ moving() { # CYCLES
 	_fails=0 _left=0 _kills=0 _j=0 _m0=$(managed)
 	: >/tmp/moves
 	while [ $_j -lt "$1" ]; do
+		# wait(c): the machine moves (memory, CPUs) while pcpctl changes; wait: the move of
+		#   this cycle ends. KT_CYCLES is a count.
 		(mem_step; cpu_cycle $((_j % 3 + 1)); echo m >>/tmp/moves) &
 		for _cmd in "set --fraction $((8 + _j * 17))" "set --batch $MID" reset; do
 			# shellcheck disable=SC2086 # the words of the command
@@ -135,12 +138,16 @@ moving() { # CYCLES
 				pcpctl set --fraction 9 >/dev/null 2>&1
 			[ $? = 137 ] && [ -e /run/pcpctl/journal ] && _kills=$((_kills + 1))
 		else
+			# wait(c): a moment of 0.1 to 0.9 s to interrupt the change at, with nothing
+			#   asserted on when it lands (the rollback must work wherever it does);
+			#   wait reaps the killed set at once, then the CPU cycle ends.
 			pcpctl set --fraction 9 >/dev/null 2>&1 &
 			_pid=$!
 			sleep "0.$((_j % 9 + 1))"
 			kill -9 "$_pid" 2>/dev/null && _kills=$((_kills + 1))
 			wait "$_pid"
 		fi
+		# wait(a): this cycle's CPU cycle ends.
 		wait
 		# Between the kill and the rollback the machine moves: a block
 		# comes online and a CPU stays offline until the rollback is done.
@@ -205,6 +212,7 @@ while [ $i -lt "$KT_CYCLES" ]; do
 	next=$((cpu % 3 + 1))
 	wr "$BATCH" "$MAX"
 	churn "$cpu"
+	# wait(a): the writers and the churn end with the CPU cycle.
 	bg_writer &
 	churn 0 &
 	cpu_cycle "$cpu"

@@ -151,6 +151,8 @@ show_read() {
 # and come back between the two reads around pcpctl); an attempt where
 # pcpctl agrees with either read passes.
 show_agrees() {
+	# wait(a): high is the same in the two reads around pcpctl: 10 tries, not a time, in a guest
+	#   that runs nothing else (used by guest-test.sh and guest-hold.sh).
 	for _try in 1 2 3 4 5 6 7 8 9 10; do
 		show_agrees_once && return 0
 	done

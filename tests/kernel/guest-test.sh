@@ -570,6 +570,8 @@ if [ "$KT_KIND" = patched ]; then
 			for b in 63 127 310 "$BOUND"; do
 				pcpctl set --batch "$b" >/dev/null 2>&1
 				trace_clear
+				# wait(c): KT_MEASURE=1: figures for patches/README.md; nothing is
+				#   asserted on them.
 				run pcpctl sweep --batch "$b" --duration 5 --warmup 1 --runs 3
 				echo "# measure: batch $b, largest free_pcppages_bulk count $(trace_count_max), bound $BOUND"
 			done
@@ -669,6 +671,8 @@ if [ "$KT_KIND" = patched ]; then
 		run pcpctl rollback
 		check pcpctl-rollback-noop-exit0 rc_is 0
 
+		# wait(c): a point's length; the checks are exit, restore, points and lock shares
+		#   (relations).
 		if pcpctl sweep --help >/tmp/out 2>&1 && grep -q -e '--duration' /tmp/out; then
 			zi_table >/tmp/ref.tbl
 			run pcpctl sweep --batch 31,63,310 --duration 1 --warmup 0 --runs 1 --json
@@ -676,12 +680,14 @@ if [ "$KT_KIND" = patched ]; then
 			check pcpctl-sweep-restores unchanged 0
 			# the kernel mail's two batches at two task counts
 			zi_table >/tmp/ref.tbl
+			# wait(c): a point's length; the checks are exit, restore, points and lock shares.
 			run_json pcpctl sweep --batch 63,310 --tasks 2,4 --duration 0.5 --warmup 0 --runs 1 --json
 			check pcpctl-sweep-2d-exit rc_is 0
 			check pcpctl-sweep-2d-points sweep_2d_points
 			check pcpctl-sweep-2d-lock-shares sweep_lock_shares
 			check pcpctl-sweep-2d-restores unchanged 0
 		else
+			# wait(c): not a wait: the skip's words name --duration.
 			skip pcpctl-sweep "pcpctl sweep --help fails or does not describe --duration (no sweep command yet)"
 		fi
 	fi
@@ -705,6 +711,7 @@ else
 		check pcpctl-stock-reset-fraction sysctl_is "$FRAC" 0
 		check pcpctl-stock-reset-batch batches_as_boot
 		# a real kernel's callchains: the lock share and its refill and drain parts
+		# wait(c): a point's length; the checks are exit, restore and points.
 		run_json pcpctl sweep --fraction 0,8 --tasks 4 --duration 1 --warmup 0 --runs 1 --json
 		check pcpctl-stock-sweep-exit rc_is 0
 		check pcpctl-stock-sweep-lock-shares sweep_lock_shares

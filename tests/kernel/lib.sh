@@ -13,6 +13,8 @@
 
 KT_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KT_CACHE=${PCPCTL_KCACHE:-/var/cache/pcpctl-kernel}
+# wait(b): 900 s per boot; panic=-1 and -no-reboot end QEMU at once on a panic, so it is left for a
+#   hang.
 KT_QEMU_TIMEOUT=${KT_QEMU_TIMEOUT:-900}
 
 kt_log() { printf '[kt] %s\n' "$*" >&2; }
@@ -29,6 +31,8 @@ kt_need_pkgs() {
 	kt_log "installing: ${missing[*]}"
 	# The lock of the tests that change the machine's packages (doc_deb_install
 	# holds it while it compares the package set before and after).
+	# wait(a): no other project script changes packages, then the dpkg lock is free (900 s); the
+	#   test's 5400 s.
 	(
 		flock 9
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \
@@ -214,6 +218,7 @@ stty -F "$data" raw -echo 2>/dev/null
 } >"$data" 2>&1
 # reboot -f flushes nothing: stty sets the mode with TCSADRAIN, which returns
 # once the tty has sent the whole report (a loaded host only takes longer)
+# wait(a): the tty has sent the whole report before reboot -f; the boot's 900 s.
 stty -F "$data" raw -echo 2>/dev/null
 reboot -f
 EOF
@@ -307,6 +312,7 @@ kt_boot() {
 			-serial "file:$out/console.log") ;;
 	esac
 	kt_quote "${cmd[@]}" >"$out/qemu.cmdline"
+	# wait(b): 900 s per boot (KT_QEMU_TIMEOUT).
 	timeout "$KT_QEMU_TIMEOUT" "${cmd[@]}" </dev/null >"$out/qemu.stdout" 2>&1 || rc=$?
 	sed -i 's/\r$//' "$out/data.log" "$out/console.log"
 	# the early console (pseries' udbg) may leave a line unfinished before the report

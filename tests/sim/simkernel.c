@@ -427,6 +427,8 @@ static void random_delay(struct kernel *k)
 		seed = (unsigned)given ^ (unsigned)getpid();
 		seeded = true;
 	}
+	/* wait(c): the "delay US SEED" fault: random pauses at every checkpoint, for the chaos
+	 * kills. */
 	usleep((useconds_t)((unsigned long)rand_r(&seed) % us));
 }
 
@@ -673,6 +675,7 @@ static void hold(struct kernel *k)
 
 	if (held && release && (fd = open(held, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) >= 0) {
 		close(fd);
+		/* wait(a): the test creates sim/release; 60,000 polls of 10 ms (at least 600 s). */
 		for (int i = 0; i < 10 * 60 * 100 && access(release, F_OK) != 0; i++)
 			usleep(10 * 1000);
 		unlink(release);

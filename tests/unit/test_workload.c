@@ -80,6 +80,7 @@ static void stop_after(double s)
 	stop = 0;
 	sigemptyset(&sa.sa_mask);
 	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	/* wait(c): the stop moment of pf1_run and ext_run (SIGALRM sets stop). */
 	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
 }
 
@@ -87,6 +88,7 @@ static void test_pf1_tiny(void **state)
 {
 	struct pf1_config cfg = {
 		.cpus = cpus, .ncpus = ncpus,
+		/* wait(c): n == 6 is a count; samples are relations. */
 		.duration_s = 0.3, .warmup_s = 0.05, .interval_s = 0.05,
 		.map_bytes = 4 << 20,
 	};
@@ -108,6 +110,8 @@ static void test_pf1_tiny(void **state)
 		sum += samples[i];
 	}
 	assert_true(sum > 0);
+	/* wait(a): the lower bound holds at any load (absolute deadlines); 30 s
+	 * only catches a run that ignored its deadlines. */
 	assert_true(t >= 0.35 && t < 30);
 	free(samples);
 	assert_no_children();
@@ -123,6 +127,7 @@ static bool after_n(const double *x, size_t n, void *arg)
 static void test_pf1_enough(void **state)
 {
 	struct pf1_config cfg = {
+		/* wait(c): n == 5, 2 and 8 below are counts. */
 		.cpus = cpus, .ncpus = 1, .duration_s = 0.1, .warmup_s = 0, .interval_s = 0.05,
 		.map_bytes = 4 << 20, .enough = after_n, .max_duration_s = 0.4,
 	};
@@ -135,15 +140,15 @@ static void test_pf1_enough(void **state)
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
 	assert_int_equal(n, 5);
 	free(samples);
-	want = 1;		/* asked only from duration_s on: 2 samples */
+	want = 1;		/* wait(c): asked only from duration_s on: 2 samples */
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
 	assert_int_equal(n, 2);
 	free(samples);
-	want = 100;		/* never: max_duration_s */
+	want = 100;		/* wait(c): never: max_duration_s, 8 samples */
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
 	assert_int_equal(n, 8);
 	free(samples);
-	cfg.max_duration_s = 0.05;	/* below duration_s */
+	cfg.max_duration_s = 0.05;	/* wait(c): below duration_s: refused */
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
 	assert_no_children();
 }
@@ -153,6 +158,7 @@ static void test_sysload_pf1(void **state)
 {
 	struct pf1_config cfg = {
 		.cpus = cpus, .ncpus = ncpus,
+		/* wait(c): the checks are relations. */
 		.duration_s = 0.3, .interval_s = 0.3, .map_bytes = 4 << 20,
 	};
 	struct sysroot *live = sysroot_open(NULL);
@@ -232,6 +238,7 @@ static void test_pf1_stop(void **state)
 {
 	struct pf1_config cfg = {
 		.cpus = cpus, .ncpus = ncpus,
+		/* wait(c): the run that is stopped (stop_after(0.2): the stop moment). */
 		.duration_s = 30, .warmup_s = 0.05, .interval_s = 1,
 		.map_bytes = 4 << 20, .stop = &stop,
 	};
@@ -241,13 +248,14 @@ static void test_pf1_stop(void **state)
 	(void)state;
 	stop_after(0.2);
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
-	/* stopped, not run to its 30 s, however slow the machine */
+	/* wait(a): pf1_run returns -EINTR, stopped, not run to its 30 s,
+	 * however slow the machine; bound 15 s. */
 	assert_true(now() - t0 < cfg.duration_s / 2);
 	assert_null(samples);
 	assert_int_equal(n, 0);
 	assert_no_children();
 
-	/* already set: nothing runs for long */
+	/* wait(a): already set: pf1_run returns -EINTR at once; bound 15 s. */
 	t0 = now();
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINTR);
 	assert_true(now() - t0 < cfg.duration_s / 2);
@@ -258,6 +266,7 @@ static void test_pf1_stop(void **state)
 static void test_pf1_invalid(void **state)
 {
 	const int neg[] = { -1 };
+	/* wait(c): -EINVAL: nothing runs for long, whatever the durations. */
 	struct pf1_config good = {
 		.cpus = cpus, .ncpus = 1, .duration_s = 0.1, .interval_s = 0.05,
 	};
@@ -270,6 +279,7 @@ static void test_pf1_invalid(void **state)
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
 	cfg = good, cfg.cpus = neg;
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
+	/* wait(c): refused durations: -EINVAL, nothing runs. */
 	cfg = good, cfg.duration_s = 0;
 	assert_int_equal(pf1_run(&cfg, &samples, &n), -EINVAL);
 	cfg = good, cfg.warmup_s = -1;
@@ -286,6 +296,7 @@ static void test_pf1_invalid(void **state)
 static void test_pf1_offline_cpu(void **state)
 {
 	const int far[] = { 0, 1 << 20 };
+	/* wait(c): -EINVAL: nothing runs for long. */
 	struct pf1_config cfg = {
 		.cpus = far, .ncpus = 2, .duration_s = 0.1, .interval_s = 0.05,
 		.map_bytes = 1 << 20,
@@ -382,6 +393,7 @@ static void test_ext_io(void **state)
 /* A background straggler keeps stdout open: we must not wait for it. */
 static void test_ext_straggler(void **state)
 {
+	/* wait(c): a straggler that keeps stdout open. */
 	char *const argv[] = { "sh", "-c", "sleep 30 & echo value=7", NULL };
 	double metric = -1, t0 = now();
 
@@ -389,13 +401,15 @@ static void test_ext_straggler(void **state)
 	assert_int_equal(ext_run(argv, NULL, "value=([0-9]+)", NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
-	/* long before the straggler's 30 s, however slow the machine */
+	/* wait(a): ext_run returns without waiting for the straggler, long
+	 * before its 30 s, however slow the machine; bound 15 s. */
 	assert_true(now() - t0 < 15);
 	assert_no_children();
 }
 
 static void test_ext_stop(void **state)
 {
+	/* wait(c): a child that is killed at the stop moment (stop_after(0.2)). */
 	char *const argv[] = { "sh", "-c", "sleep 30; echo late=1", NULL };
 	double metric = -1, t0 = now();
 
@@ -403,6 +417,7 @@ static void test_ext_stop(void **state)
 	stop_after(0.2);
 	assert_int_equal(ext_run(argv, NULL, "late=([0-9]+)", NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
+	/* wait(a): ext_run returns -EINTR; bound 15 s. */
 	assert_true(now() - t0 < 15);
 	assert_true(metric == -1);
 	assert_no_children();
