@@ -1237,7 +1237,8 @@ static enum change_status sysctl_d_access(const struct apply_ctx *c)
 		TELL(c, .kind = APPLY_SYSCTL_D_REFUSED, .path = sysroot_name(root, dir), .err = rc);
 	if (fd >= 0)
 		close(fd);
-	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
+	/* a link beneath the tree is no question of privilege */
+	return rc == ELOOP ? CHANGE_FAILED : rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
 
 /*

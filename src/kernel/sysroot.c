@@ -216,7 +216,16 @@ int sysroot_open_dir(const struct sysroot *sr, const char *dir, mode_t mode)
 {
 	const char *base;
 	int fd = sysroot_open_nofollow(sr, dir, O_RDONLY | O_DIRECTORY, 0), parent;
+	struct stat st;
 
+	if (fd == -ENOTDIR) {
+		/* O_DIRECTORY meets a link at the end before O_NOFOLLOW does: tell which it is. */
+		parent = sysroot_open_nofollow(sr, dir, O_PATH, 0);
+		if (parent >= 0 && fstat(parent, &st) == 0 && S_ISLNK(st.st_mode))
+			fd = -ELOOP;
+		if (parent >= 0)
+			close(parent);
+	}
 	if (fd != -ENOENT || !mode)
 		return fd;
 	/* Created in its parent, opened as the parent holds it: no path is walked twice. */

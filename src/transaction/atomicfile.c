@@ -84,20 +84,29 @@ int atomic_write_at(int dir, const char *name, const char *tmp, mode_t mode, con
 	return rc;
 }
 
-int atomic_write_file(const char *path, const char *data, size_t len)
+int open_parent_dir(const char *path, const char **base)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
-	int dfd, rc;
+	int fd;
 
 	if (slash && (size_t)(slash - path) >= sizeof(dir))
 		return -ENAMETOOLONG;
+	/* "x" lies in ".", "/x" in "/" */
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-	/* "/x" lies in "/" */
-	dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	rc = atomic_write_at(dfd, slash ? slash + 1 : path, NULL, 0644, data, len);
-	close(dfd);
+	fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*base = slash ? slash + 1 : path;
+	return fd < 0 ? -errno : fd;
+}
+
+int atomic_write_file(const char *path, const char *data, size_t len)
+{
+	const char *base;
+	int dir = open_parent_dir(path, &base), rc;
+
+	if (dir < 0)
+		return dir;
+	rc = atomic_write_at(dir, base, NULL, 0644, data, len);
+	close(dir);
 	return rc;
 }

@@ -24,6 +24,13 @@
 int atomic_write_at(int dir, const char *name, const char *tmp, mode_t mode, const char *data,
 		    size_t len);
 
+/*
+ * The directory path names its last component in (*base), opened
+ * O_RDONLY | O_DIRECTORY as the admin gave it, for the *at calls on that
+ * name: an fd or a negative errno.
+ */
+int open_parent_dir(const char *path, const char **base);
+
 /* atomic_write_at() of path's last component in its directory, mode 0644. */
 int atomic_write_file(const char *path, const char *data, size_t len);
 
