@@ -137,7 +137,8 @@ static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 		memcpy(name, rel, n);
 		name[n] = '\0';
 		if (!rel[n]) {
-			fd = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+			/* "dir/" ends in the directory itself */
+			fd = openat(dir, n ? name : ".", flags | O_NOFOLLOW | O_CLOEXEC, mode);
 			fd = fd < 0 ? -errno : fd;
 			break;
 		}

@@ -397,12 +397,13 @@ static int read_raw(int dir, char *buf, size_t size, size_t *len, char *why, siz
 	ssize_t n;
 
 	*len = 0;
-	if (fd < 0 && errno == ELOOP) {
+	fd = fd < 0 ? -errno : fd;
+	if (fd == -ELOOP) {
 		snprintf(why, whylen, "it is a symbolic link");
 		return -EBADMSG;
 	}
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (!run_file_is_private(fd, why, whylen)) {
 		close(fd);
 		return -EBADMSG;
