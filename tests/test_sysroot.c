@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -127,6 +130,16 @@ static void test_files(void **state)
 	sysroot_free(sr);
 }
 
+static bool have_openat2(void)
+{
+	struct open_how how = { .flags = O_PATH };
+	int fd = (int)syscall(__NR_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 || errno != ENOSYS;
+}
+
 static void at(char *buf, const char *rel)
 {
 	snprintf(buf, PATH_MAX, "%s%s", tree, rel);
@@ -163,23 +176,33 @@ static void test_dirs(void **state)
 	assert_int_equal(sysroot_open_dir(sr, "/dlink/x", 0755), -ELOOP);
 	assert_string_equal(sysroot_strerror(-ELOOP),
 			    "a symbolic link on the way, which pcpctl does not follow; remove it");
-	/* Reads follow it, inside the tree: an absolute link is the tree's own path. */
+	/*
+	 * Reads follow it, inside the tree: an absolute link is the tree's own
+	 * path.  Without openat2 (before 5.6, or under valgrind 3.19) the walk
+	 * follows none.
+	 */
 	put("/d/f", "x\n");
-	d = sysroot_opendir(sr, "/dlink");
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, "f") == 0;
-	closedir(d);
-	assert_int_equal(n, 1);
-	assert_int_equal(sysroot_readlink(sr, "/dlink", buf, sizeof(buf)), 1);
 	at(other, "/abs");
 	assert_int_equal(symlink("/d", other), 0);
-	d = sysroot_opendir(sr, "/abs");
-	assert_non_null(d);
-	closedir(d);
+	d = sysroot_opendir(sr, "/dlink");
+	assert_int_equal(sysroot_readlink(sr, "/dlink", buf, sizeof(buf)), 1);
+	if (have_openat2()) {
+		assert_non_null(d);
+		while ((e = readdir(d)))
+			n += strcmp(e->d_name, "f") == 0;
+		closedir(d);
+		assert_int_equal(n, 1);
+		d = sysroot_opendir(sr, "/abs");
+		assert_non_null(d);
+		closedir(d);
+		assert_int_equal(sysroot_readlink(sr, "/abs/f", buf, sizeof(buf)), -EINVAL);
+	} else {
+		assert_null(d);
+		assert_null(sysroot_opendir(sr, "/abs"));
+		assert_int_equal(sysroot_readlink(sr, "/abs/f", buf, sizeof(buf)), -ELOOP);
+	}
 	assert_null(sysroot_opendir(sr, "/none"));
 	assert_int_equal(errno, ENOENT);
-	assert_int_equal(sysroot_readlink(sr, "/abs/f", buf, sizeof(buf)), -EINVAL);
 	unlink(other);
 	at(other, "/dlink");
 	unlink(other);

@@ -122,6 +122,17 @@ const char *sysroot_command(const struct sysroot *sr, const char *args)
  * the root without following a link, which refuses every link, not only
  * those that lead out.
  */
+/* err, or -ELOOP where err is the ENOTDIR that O_DIRECTORY|O_NOFOLLOW gives name, a link in dir */
+static int link_or(int dir, const char *name, int err)
+{
+	struct stat st;
+
+	if (err == -ENOTDIR && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return err;
+}
+
 static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 {
 	int dir = rootfd, fd;
@@ -139,13 +150,12 @@ static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 		if (!rel[n]) {
 			/* "dir/" ends in the directory itself */
 			fd = openat(dir, n ? name : ".", flags | O_NOFOLLOW | O_CLOEXEC, mode);
-			fd = fd < 0 ? -errno : fd;
+			fd = fd < 0 ? link_or(dir, name, -errno) : fd;
 			break;
 		}
 		fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
-			/* a link to a directory fails O_DIRECTORY|O_NOFOLLOW with ENOTDIR */
-			fd = -errno;
+			fd = link_or(dir, name, -errno);
 			break;
 		}
 		if (dir != rootfd)

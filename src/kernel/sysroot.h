@@ -74,7 +74,7 @@ const char *sysroot_command(const struct sysroot *sr, const char *args);
  * open(2) of path beneath the tree's root (openat2 RESOLVE_IN_ROOT) through
  * no symbolic link at all, last component included (O_NOFOLLOW, and
  * RESOLVE_NO_SYMLINKS), with O_CLOEXEC: an fd or a negative errno (-ELOOP
- * for a link; on kernels without openat2, -ELOOP or -ENOTDIR).  For what is
+ * for a link on the way; a link at the end opened O_DIRECTORY may give -ENOTDIR).  For what is
  * written, and read where a link would be a trick.
  */
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);
@@ -88,8 +88,8 @@ int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags,
  */
 int sysroot_open_dir(const struct sysroot *sr, const char *dir, mode_t mode);
 /*
- * A negative errno of the calls above for a message: -ELOOP (and on kernels
- * without openat2, -ENOTDIR) is a link on the way, which is refused.
+ * A negative errno of the calls above for a message: -ELOOP is a link on
+ * the way, which is refused.
  */
 const char *sysroot_strerror(int err);
 /* dir to list, beneath the tree's root (links followed inside it only): NULL with errno. */
