@@ -1231,18 +1231,15 @@ static enum change_status sysctl_d_access(const struct apply_ctx *c)
 {
 	const struct sysroot *root = c->k->root;
 	const char *dir = sysroot_exists(root, PATH_SYSCTL_D) ? PATH_SYSCTL_D : "/etc";
-	char *path = sysroot_path(root, dir);
-	int rc;
+	int fd = sysroot_open_dir(root, dir, 0), rc;
 
-	if (!path) {
-		TELL(c, .kind = APPLY_NO_MEMORY);
-		return CHANGE_FAILED;
-	}
-	rc = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 ? errno : 0;
+	rc = fd < 0 ? -fd : faccessat(fd, ".", W_OK, AT_EACCESS) < 0 ? errno : 0;
 	if (rc)
-		TELL(c, .kind = APPLY_SYSCTL_D_REFUSED, .path = path, .err = rc);
-	free(path);
-	return rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
+		TELL(c, .kind = APPLY_SYSCTL_D_REFUSED, .path = sysroot_name(root, dir), .err = rc);
+	if (fd >= 0)
+		close(fd);
+	/* a link beneath the tree is no question of privilege */
+	return rc == ELOOP ? CHANGE_FAILED : rc ? CHANGE_NO_ACCESS : CHANGE_DONE;
 }
 
 /*
@@ -1381,11 +1378,11 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(c)))
 		return st;
 	if (!req->in_session) {
-		if (journal_files_init(k->root, &files))
-			return CHANGE_FAILED;
 		lock = lock_acquire(k->root);
-		if (lock < 0) {
-			journal_files_free(&files);
+		if (lock < 0)
+			return CHANGE_FAILED;
+		if (journal_files_init(k->root, &files)) {
+			lock_release(lock);
 			return CHANGE_FAILED;
 		}
 	}
@@ -1480,7 +1477,7 @@ static enum change_status rollback(const struct apply_ctx *c, struct change_resu
 	    sysroot_probe(k->root, PATH_JOURNAL_TMP) == 0 &&
 	    sysroot_probe(k->root, PATH_PERSIST ".tmp") == 0)
 		return CHANGE_DONE;
-	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+	if ((lock = lock_acquire(k->root)) < 0 || journal_files_init(k->root, &files)) {
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1532,7 +1529,7 @@ static enum change_status discard(const struct apply_ctx *c, struct journal *j, 
 	memset(&now, 0, sizeof(now));
 	if ((st = read_settings(k, &now)))
 		return st;
-	if (journal_files_init(k->root, &files) || (lock = lock_acquire(k->root)) < 0) {
+	if ((lock = lock_acquire(k->root)) < 0 || journal_files_init(k->root, &files)) {
 		st = CHANGE_FAILED;
 		goto out;
 	}

@@ -286,7 +286,8 @@ static void heard(const struct apply_event *ev, void *ctx)
 			 name, err);
 		break;
 	case APPLY_SYSCTL_D_REFUSED:
-		pcp_error("cannot write to %s: %s%s", ev->path, err,
+		pcp_error("cannot write to %s: %s%s", ev->path,
+			  ev->err == ELOOP ? sysroot_strerror(-ELOOP) : err,
 			  ev->err == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
 		break;
 	case APPLY_PERSIST_ABSENT_SYSCTL:

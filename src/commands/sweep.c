@@ -323,11 +323,18 @@ static int check_writable(const char *path)
  */
 static int open_workload_log(const char *path)
 {
-	const char *why = NULL;
+	const char *why = NULL, *base;
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int dir = open_parent_dir(path, &base), fd, err;
 
+	if (dir < 0) {
+		pcp_error("cannot write %s: %s", path, strerror(-dir));
+		return -1;
+	}
+	/* Both opens in the one directory: it cannot be swapped between them. */
+	fd = openat(dir, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0) {
+		close(dir);
 		if (fchmod(fd, 0644) == 0)
 			return fd;
 		pcp_error("cannot write %s: %s", path, strerror(errno));
@@ -335,11 +342,13 @@ static int open_workload_log(const char *path)
 		return -1;
 	}
 	if (errno == EEXIST)
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		fd = openat(dir, base, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	close(dir);
 	if (fd < 0) {
 		pcp_error("cannot write %s: %s", path,
-			  errno == ELOOP ? "a symbolic link, which pcpctl does not follow" :
-			  strerror(errno));
+			  err == ELOOP ? "a symbolic link, which pcpctl does not follow" :
+			  strerror(err));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0)

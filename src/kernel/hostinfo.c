@@ -67,12 +67,10 @@ static long count_cpus(const struct sysroot *sr)
 
 static long count_nodes(const struct sysroot *sr)
 {
-	char *path = sysroot_path(sr, PATH_NODES);
-	DIR *d = path ? opendir(path) : NULL;
+	DIR *d = sysroot_opendir(sr, PATH_NODES);
 	struct dirent *e;
 	long n = 0;
 
-	free(path);
 	if (!d)
 		return -1;
 	while ((e = readdir(d)))

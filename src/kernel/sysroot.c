@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdint.h>
@@ -121,6 +122,17 @@ const char *sysroot_command(const struct sysroot *sr, const char *args)
  * the root without following a link, which refuses every link, not only
  * those that lead out.
  */
+/* err, or -ELOOP where err is the ENOTDIR that O_DIRECTORY|O_NOFOLLOW gives name, a link in dir */
+static int link_or(int dir, const char *name, int err)
+{
+	struct stat st;
+
+	if (err == -ENOTDIR && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return err;
+}
+
 static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 {
 	int dir = rootfd, fd;
@@ -136,14 +148,14 @@ static int walk_nofollow(int rootfd, const char *rel, int flags, mode_t mode)
 		memcpy(name, rel, n);
 		name[n] = '\0';
 		if (!rel[n]) {
-			fd = openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-			fd = fd < 0 ? -errno : fd;
+			/* "dir/" ends in the directory itself */
+			fd = openat(dir, n ? name : ".", flags | O_NOFOLLOW | O_CLOEXEC, mode);
+			fd = fd < 0 ? link_or(dir, name, -errno) : fd;
 			break;
 		}
 		fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
-			/* a link to a directory fails O_DIRECTORY|O_NOFOLLOW with ENOTDIR */
-			fd = -errno;
+			fd = link_or(dir, name, -errno);
 			break;
 		}
 		if (dir != rootfd)
@@ -179,6 +191,8 @@ static int open_beneath(const struct sysroot *sr, const char *path, int flags, m
 	if (sr->fd < 0)
 		return sr->fd_err;
 	path += strspn(path, "/");
+	if (!*path)
+		path = ".";
 	/* The kernel's number: glibc before 2.32 (bullseye) has no SYS_openat2. */
 	fd = (int)syscall(__NR_openat2, sr->fd, path, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS)
@@ -189,6 +203,95 @@ static int open_beneath(const struct sysroot *sr, const char *path, int flags, m
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode)
 {
 	return open_beneath(sr, path, flags, mode, true);
+}
+
+/*
+ * The directory that holds path (absolute, as PATH_*), opened beneath the
+ * tree's root as open_beneath() opens: an O_PATH fd, or a negative errno;
+ * *base is path's last component.
+ */
+static int open_parent(const struct sysroot *sr, const char *path, bool no_links,
+		       const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	*base = slash + 1;
+	return open_beneath(sr, dir[0] ? dir : "/", O_PATH | O_DIRECTORY, 0, no_links);
+}
+
+int sysroot_open_dir(const struct sysroot *sr, const char *dir, mode_t mode)
+{
+	const char *base;
+	int fd = sysroot_open_nofollow(sr, dir, O_RDONLY | O_DIRECTORY, 0), parent;
+	struct stat st;
+
+	if (fd == -ENOTDIR) {
+		/* O_DIRECTORY meets a link at the end before O_NOFOLLOW does: tell which it is. */
+		parent = sysroot_open_nofollow(sr, dir, O_PATH, 0);
+		if (parent >= 0 && fstat(parent, &st) == 0 && S_ISLNK(st.st_mode))
+			fd = -ELOOP;
+		if (parent >= 0)
+			close(parent);
+	}
+	if (fd != -ENOENT || !mode)
+		return fd;
+	/* Created in its parent, opened as the parent holds it: no path is walked twice. */
+	parent = open_parent(sr, dir, true, &base);
+	if (parent < 0)
+		return parent;
+	if (mkdirat(parent, base, mode) < 0 && errno != EEXIST)
+		fd = -errno;
+	else
+		fd = openat(parent, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1)
+		fd = -errno;
+	close(parent);
+	return fd;
+}
+
+const char *sysroot_strerror(int err)
+{
+	if (err == -ELOOP)
+		return "a symbolic link on the way, which pcpctl does not follow; remove it";
+	return strerror(-err);
+}
+
+DIR *sysroot_opendir(const struct sysroot *sr, const char *dir)
+{
+	int fd = open_beneath(sr, dir, O_RDONLY | O_DIRECTORY, 0, false);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return d;
+}
+
+ssize_t sysroot_readlink(const struct sysroot *sr, const char *path, char *buf, size_t size)
+{
+	const char *base;
+	int parent = open_parent(sr, path, false, &base);
+	ssize_t n;
+
+	if (parent < 0)
+		return parent;
+	n = readlinkat(parent, base, buf, size);
+	if (n < 0)
+		n = -errno;
+	close(parent);
+	return n;
 }
 
 /* fd when it is a regular file; else closed, and -EINVAL or fstat's error. */

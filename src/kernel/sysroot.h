@@ -9,6 +9,7 @@
 #ifndef PCPCTL_SYSROOT_H
 #define PCPCTL_SYSROOT_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -27,11 +28,19 @@
 #define PATH_NODES		"/sys/devices/system/node"
 #define PATH_RUN		"/run"
 #define PATH_RUN_DIR		"/run/pcpctl"
-#define PATH_LOCK		"/run/pcpctl/lock"
-#define PATH_JOURNAL		"/run/pcpctl/journal"
-#define PATH_JOURNAL_TMP	"/run/pcpctl/journal.tmp"
 #define PATH_SYSCTL_D		"/etc/sysctl.d"
-#define PATH_PERSIST		"/etc/sysctl.d/90-pcpctl.conf"
+/* The files written, by name in their directory (opened with sysroot_open_dir()). */
+#define NAME_RUN_DIR		"pcpctl"
+#define NAME_LOCK		"lock"
+#define NAME_JOURNAL		"journal"
+#define NAME_JOURNAL_TMP	"journal.tmp"
+#define NAME_PERSIST		"90-pcpctl.conf"
+#define NAME_PERSIST_TMP	NAME_PERSIST ".tmp"
+#define PATH_LOCK		PATH_RUN_DIR "/" NAME_LOCK
+#define PATH_JOURNAL		PATH_RUN_DIR "/" NAME_JOURNAL
+#define PATH_JOURNAL_TMP	PATH_RUN_DIR "/" NAME_JOURNAL_TMP
+#define PATH_PERSIST		PATH_SYSCTL_D "/" NAME_PERSIST
+#define PATH_PERSIST_TMP	PATH_SYSCTL_D "/" NAME_PERSIST_TMP
 #define PATH_BOOT_CONFIG	"/boot/config-"	/* and the release */
 
 struct idlist;
@@ -66,10 +75,32 @@ const char *sysroot_command(const struct sysroot *sr, const char *args);
  * open(2) of path beneath the tree's root (openat2 RESOLVE_IN_ROOT) through
  * no symbolic link at all, last component included (O_NOFOLLOW, and
  * RESOLVE_NO_SYMLINKS), with O_CLOEXEC: an fd or a negative errno (-ELOOP
- * for a link; on kernels without openat2, -ELOOP or -ENOTDIR).  For what is
+ * for a link on the way; a link at the end opened O_DIRECTORY may give -ENOTDIR).  For what is
  * written, and read where a link would be a trick.
  */
 int sysroot_open_nofollow(const struct sysroot *sr, const char *path, int flags, mode_t mode);
+/*
+ * dir opened beneath the tree's root as sysroot_open_nofollow() opens
+ * (O_RDONLY | O_DIRECTORY, so that it can be fsync'ed), and with mode,
+ * created first (its last component) when missing.  Every file pcpctl
+ * writes is opened, renamed and removed relative to such an fd (openat,
+ * renameat, unlinkat with a name and no '/'), so that nothing on the way
+ * is looked up twice: an fd or a negative errno.
+ */
+int sysroot_open_dir(const struct sysroot *sr, const char *dir, mode_t mode);
+/*
+ * A negative errno of the calls above for a message: -ELOOP is a link on
+ * the way, which is refused.
+ */
+const char *sysroot_strerror(int err);
+/* dir to list, beneath the tree's root (links followed inside it only): NULL with errno. */
+DIR *sysroot_opendir(const struct sysroot *sr, const char *dir);
+/*
+ * readlink(2) of path's last component, its directory found beneath the
+ * tree's root (links followed inside it only): the length (buf not
+ * terminated) or a negative errno.
+ */
+ssize_t sysroot_readlink(const struct sysroot *sr, const char *path, char *buf, size_t size);
 /*
  * path opened to read beneath the tree's root: links followed inside it
  * only, O_NONBLOCK, and only a regular file (else -EINVAL), so that a FIFO

@@ -8,19 +8,30 @@
 #define PCPCTL_ATOMICFILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
- * Write len bytes of data to path, mode 0644.  The temporary file is
- * ".NAME.XXXXXX" beside it (a name the textfile collector, which reads
- * only *.prom, skips) and is removed on failure.  0 or a negative errno;
- * path is left as it was on failure.
+ * Write len bytes of data as name (no '/') in the directory open as dir,
+ * mode whatever the umask, and sync the directory: every step relative to
+ * dir, so the file lands in the directory opened, and a link there is
+ * replaced, never written through.  tmp is the temporary file's name, a
+ * fixed one whose leftover from a crash is ours to remove first, or NULL
+ * for ".NAME.XXXXXX" (a name the textfile collector, which reads only
+ * *.prom, skips).  Allocates nothing, so that a journal's commit record
+ * cannot fail for lack of memory.  0 or a negative errno; name is left as
+ * it was and the temporary file removed on failure.
  */
+int atomic_write_at(int dir, const char *name, const char *tmp, mode_t mode, const char *data,
+		    size_t len);
+
+/*
+ * The directory path names its last component in (*base), opened
+ * O_RDONLY | O_DIRECTORY as the admin gave it, for the *at calls on that
+ * name: an fd or a negative errno.
+ */
+int open_parent_dir(const char *path, const char **base);
+
+/* atomic_write_at() of path's last component in its directory, mode 0644. */
 int atomic_write_file(const char *path, const char *data, size_t len);
-
-/*
- * fsync(2) the directory dir: a rename or unlink in it is durable only once
- * its entry is on disk too.  0 or a negative errno.
- */
-int sync_dir(const char *dir);
 
 #endif

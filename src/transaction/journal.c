@@ -81,75 +81,59 @@ size_t journal_format(const struct journal *j, char *buf, size_t size)
 	return len;
 }
 
+/* The run directory beneath the root, through no link: an fd or a negative errno. */
+static int run_dir(const struct sysroot *root)
+{
+	return sysroot_open_dir(root, PATH_RUN_DIR, 0);
+}
+
 int journal_files_init(const struct sysroot *root, struct journal_files *f)
 {
 	f->path = sysroot_path(root, PATH_JOURNAL);
-	f->tmp = sysroot_path(root, PATH_JOURNAL_TMP);
-	f->dir = sysroot_path(root, PATH_RUN_DIR);
-	if (f->path && f->tmp && f->dir)
+	if (!f->path) {
+		pcp_error("out of memory");
+		return -ENOMEM;
+	}
+	f->dir = run_dir(root);
+	if (f->dir >= 0)
 		return 0;
-	journal_files_free(f);
-	pcp_error("out of memory");
-	return -ENOMEM;
+	pcp_error("cannot open %s: %s", sysroot_name(root, PATH_RUN_DIR), sysroot_strerror(f->dir));
+	free(f->path);
+	f->path = NULL;
+	return f->dir;
 }
 
 void journal_files_free(struct journal_files *f)
 {
+	if (f->path)
+		close(f->dir);
 	free(f->path);
-	free(f->tmp);
-	free(f->dir);
-	f->path = f->tmp = f->dir = NULL;
+	f->path = NULL;
 }
 
 /*
  * Whole or not at all: the text goes to a temporary file, fsync'ed, then
  * renamed over the journal, so a crash leaves the old journal (or none)
  * and perhaps the temporary file, never a torn journal.  Allocates nothing,
- * so that the commit record cannot fail for lack of memory.
+ * so that the commit record cannot fail for lack of memory.  Only a crashed
+ * pcpctl leaves the temporary file, and we hold the lock.
  */
 int journal_write_at(const struct journal_files *f, const struct journal *j)
 {
 	char buf[JOURNAL_MAX];
 	size_t len = journal_format(j, buf, sizeof(buf));
-	int fd, rc = 0;
+	int rc = atomic_write_at(f->dir, NAME_JOURNAL, NAME_JOURNAL_TMP, 0600, buf, len);
 
-	/* Only a crashed pcpctl leaves the temporary file, and we hold the lock. */
-	if (unlink(f->tmp) < 0 && errno != ENOENT) {
-		rc = -errno;
-		pcp_error("cannot remove %s: %s", f->tmp, strerror(errno));
-		return rc;
-	}
-	fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = -errno;
-		pcp_error("cannot create the journal %s: %s", f->tmp, strerror(errno));
-		return rc;
-	}
-	ssize_t written = write(fd, buf, len);
-	if (written < 0)
-		rc = -errno;	/* NOLINT(bugprone-branch-clone): write's errno; fsync's below */
-	else if ((size_t)written != len)
-		rc = -ENOSPC;
-	else if (fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(f->tmp, f->path) < 0)
-		rc = -errno;
-	if (!rc)
-		rc = sync_dir(f->dir);
-	if (rc) {
+	if (rc)
 		pcp_error("cannot write the journal %s: %s", f->path, strerror(-rc));
-		unlink(f->tmp);
-	}
 	return rc;
 }
 
 int journal_remove_at(const struct journal_files *f)
 {
-	if (unlink(f->path) < 0 && errno != ENOENT)
+	if (unlinkat(f->dir, NAME_JOURNAL, 0) < 0 && errno != ENOENT)
 		return -errno;
-	return sync_dir(f->dir);
+	return fsync(f->dir) < 0 ? -errno : 0;
 }
 
 int journal_write(const struct sysroot *root, const struct journal *j)
@@ -403,16 +387,17 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 
 /*
  * The journal's bytes in buf (size > JOURNAL_MAX + 1, so that a larger file
- * shows), NUL-terminated: 0, -ENOENT, -EBADMSG when it is not ours (why
- * says how) or another negative errno.
+ * shows), NUL-terminated, read from the run directory open as dir: 0,
+ * -ENOENT, -EBADMSG when it is not ours (why says how) or another negative
+ * errno.
  */
-static int read_raw(const struct sysroot *root, char *buf, size_t size, size_t *len,
-		    char *why, size_t whylen)
+static int read_raw(int dir, char *buf, size_t size, size_t *len, char *why, size_t whylen)
 {
-	int fd = sysroot_open_nofollow(root, PATH_JOURNAL, O_RDONLY | O_NONBLOCK, 0), rc;
+	int fd = openat(dir, NAME_JOURNAL, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), rc;
 	ssize_t n;
 
 	*len = 0;
+	fd = fd < 0 ? -errno : fd;
 	if (fd == -ELOOP) {
 		snprintf(why, whylen, "it is a symbolic link");
 		return -EBADMSG;
@@ -437,8 +422,16 @@ int journal_read(const struct sysroot *root, struct journal *j, char *why, size_
 {
 	char buf[JOURNAL_MAX + 2];
 	size_t n;
-	int rc = read_raw(root, buf, sizeof(buf), &n, why, whylen);
+	int dir = run_dir(root), rc;
 
+	if (dir == -ELOOP) {
+		snprintf(why, whylen, "a symbolic link leads to it");
+		return -EBADMSG;
+	}
+	if (dir < 0)
+		return dir;
+	rc = read_raw(dir, buf, sizeof(buf), &n, why, whylen);
+	close(dir);
 	return rc ? rc : journal_parse(buf, n, j, why, whylen);
 }
 
@@ -447,13 +440,13 @@ int journal_read(const struct sysroot *root, struct journal *j, char *why, size_
  * cut inside its first line, which older pcpctl wrote before any setting
  * (the journal then appeared before its text).  Says why in note.
  */
-static bool is_stale(const struct sysroot *root, char *note, size_t notelen)
+static bool is_stale(int dir, char *note, size_t notelen)
 {
 	char buf[JOURNAL_MAX + 2], why[160];
 	struct journal j;
 	size_t n;
 
-	if (read_raw(root, buf, sizeof(buf), &n, why, sizeof(why)))
+	if (read_raw(dir, buf, sizeof(buf), &n, why, sizeof(why)))
 		return false;
 	if (n <= strlen(JOURNAL_MAGIC) &&
 	    (memcmp(buf, JOURNAL_MAGIC, n) == 0 || memcmp(buf, JOURNAL_MAGIC_V2, n) == 0 ||
@@ -478,37 +471,39 @@ static void note_stale(const char *path, const char *why, const char *remover)
 /* journal_tidy, or with dry, journal_pending. */
 static int tidy(const struct sysroot *root, bool dry)
 {
-	char *path = sysroot_path(root, PATH_JOURNAL);
-	char *tmp = sysroot_path(root, PATH_JOURNAL_TMP);
+	const char *path = sysroot_name(root, PATH_JOURNAL);
+	const char *tmp = sysroot_name(root, PATH_JOURNAL_TMP);
+	int dir = run_dir(root), rc;
 	char note[160];
 	struct stat st;
-	int rc;
 
-	if (!path || !tmp) {
-		rc = -ENOMEM;
-		pcp_error("out of memory");
-		goto out;
+	/* No run directory holds no journal. */
+	if (dir == -ENOENT)
+		return 0;
+	if (dir < 0) {
+		pcp_error("cannot inspect %s: %s", path, sysroot_strerror(dir));
+		return dir;
 	}
-	if (dry && lstat(tmp, &st) == 0)
+	if (dry && fstatat(dir, NAME_JOURNAL_TMP, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		note_stale(tmp, "a pcpctl stopped while writing it, before it wrote any setting",
 			   "the change");
-	else if (!dry && unlink(tmp) == 0)
+	else if (!dry && unlinkat(dir, NAME_JOURNAL_TMP, 0) == 0)
 		pcp_note("removed %s: a pcpctl stopped while writing its journal, before it wrote any "
 			 "setting", tmp);
-	if (is_stale(root, note, sizeof(note))) {
+	if (is_stale(dir, note, sizeof(note))) {
 		if (dry) {
 			note_stale(path, note, "the change");
 			rc = 0;
 			goto out;
 		}
-		if (unlink(path) < 0) {
+		if (unlinkat(dir, NAME_JOURNAL, 0) < 0) {
 			rc = -errno;
 			pcp_error("cannot remove %s (%s): %s", path, note, strerror(errno));
 			goto out;
 		}
 		pcp_note("removed %s: %s", path, note);
 	}
-	if (lstat(path, &st) == 0)
+	if (fstatat(dir, NAME_JOURNAL, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		rc = 1;
 	else if (errno == ENOENT)
 		rc = 0;
@@ -517,8 +512,7 @@ static int tidy(const struct sysroot *root, bool dry)
 		pcp_error("cannot inspect %s: %s", path, strerror(errno));
 	}
 out:
-	free(path);
-	free(tmp);
+	close(dir);
 	return rc;
 }
 
@@ -593,25 +587,22 @@ static bool journal_applicable(const struct sysroot *root, char *why, size_t why
  */
 void journal_warn_leftover(const struct sysroot *root)
 {
-	char *lock, *path, note[160];
-	int fd;
+	const char *lock = sysroot_name(root, PATH_LOCK), *path = sysroot_name(root, PATH_JOURNAL);
+	char note[160];
+	int dir, fd;
 
 	if (!journal_exists(root))
 		return;
-	lock = sysroot_path(root, PATH_LOCK);
-	path = sysroot_path(root, PATH_JOURNAL);
-	if (!lock || !path) {
-		pcp_warn("out of memory: cannot tell whether a pcpctl change is in progress");
-		goto out;
-	}
-	fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* A run directory that is no directory, or a link, is not looked into: rollback says why. */
+	dir = run_dir(root);
+	fd = dir < 0 ? -1 : openat(dir, NAME_LOCK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK)
 			pcp_note("a pcpctl change is in progress (it holds %s); the values shown may "
 				 "change when it finishes", lock);
-	} else if (is_stale(root, note, sizeof(note))) {
+	} else if (dir >= 0 && is_stale(dir, note, sizeof(note))) {
 		/* Removing needs the lock to ourselves; another reader may share it. */
-		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlink(path) == 0)
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(dir, NAME_JOURNAL, 0) == 0)
 			pcp_note("removed %s: %s", path, note);
 		else
 			note_stale(path, note, "the next pcpctl change");
@@ -628,7 +619,6 @@ void journal_warn_leftover(const struct sysroot *root)
 	}
 	if (fd >= 0)
 		close(fd);
-out:
-	free(lock);
-	free(path);
+	if (dir >= 0)
+		close(dir);
 }

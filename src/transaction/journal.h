@@ -76,14 +76,17 @@ size_t journal_format(const struct journal *j, char *buf, size_t size);
 int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen);
 
 /*
- * The journal's paths, made before a change's first write so that writing
- * its commit record and removing it need no memory.
+ * The journal's directory, open, and its name for messages, made before a
+ * change's first write (with the lock held, which makes the directory) so
+ * that writing its commit record and removing it need no memory.  Zeroed,
+ * or after a failed init, it holds nothing to free.
  */
 struct journal_files {
-	char *path, *tmp, *dir;
+	char *path;
+	int dir;
 };
 
-/* 0, or -ENOMEM after printing why. */
+/* 0, or a negative errno after printing why. */
 int journal_files_init(const struct sysroot *root, struct journal_files *f);
 void journal_files_free(struct journal_files *f);
 

@@ -17,51 +17,59 @@
 /*
  * Create root/run/pcpctl (and root/run under a sysroot) and make sure it is
  * a real directory of ours that nobody else can write, so that the lock and
- * journal inside cannot be planted or swapped.
+ * journal inside cannot be planted or swapped: its fd, or a negative errno
+ * after printing why.
  */
-static int run_dir(const struct sysroot *root)
+static int run_dir_open(const struct sysroot *root)
 {
-	char *run = sysroot_path(root, PATH_RUN);
-	char *dir = sysroot_path(root, PATH_RUN_DIR);
+	const char *dir = sysroot_name(root, PATH_RUN_DIR);
 	struct stat st;
-	int rc = 0;
+	int run, fd, rc = 0;
 
-	if (!run || !dir) {
-		rc = -ENOMEM;
-		pcp_error("out of memory");
-		goto out;
-	}
-	if (mkdir(run, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		pcp_error("cannot create %s: %s", run, strerror(errno));
-		goto out;
+	run = sysroot_open_dir(root, PATH_RUN, 0755);
+	if (run < 0) {
+		pcp_error("cannot create %s: %s", sysroot_name(root, PATH_RUN), sysroot_strerror(run));
+		return run;
 	}
 	/*
 	 * Searchable by all (its files are private): so a user without
 	 * privilege can tell that no journal is left, and needs none to hear
 	 * "nothing to roll back", or to be warned of one that is.
 	 */
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+	if (mkdirat(run, NAME_RUN_DIR, 0755) < 0 && errno != EEXIST) {
 		rc = -errno;
 		pcp_error("cannot create %s: %s", dir, strerror(errno));
-		goto out;
+		close(run);
+		return rc;
 	}
-	if (lstat(dir, &st) < 0) {
+	fd = openat(run, NAME_RUN_DIR,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		rc = -errno;
+	close(run);
+	if (rc && rc != -ENOTDIR && rc != -ELOOP) {
+		pcp_error("cannot inspect %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	if (!rc && fstat(fd, &st) < 0) {
 		rc = -errno;
 		pcp_error("cannot inspect %s: %s", dir, strerror(errno));
-	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+	} else if (rc || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		/* a link there, or a file, fails the open (ELOOP, ENOTDIR) */
 		rc = -EPERM;
 		pcp_error("refusing to use %s: not a directory owned by uid %u and writable only by it; remove it",
 			  dir, (unsigned)geteuid());
-	} else if ((st.st_mode & 0755) != 0755 && chmod(dir, 0755) < 0) {
+	} else if ((st.st_mode & 0755) != 0755 && fchmod(fd, 0755) < 0) {
 		/* an older pcpctl made it 0700 */
 		rc = -errno;
 		pcp_error("cannot make %s searchable: %s", dir, strerror(errno));
 	}
-out:
-	free(run);
-	free(dir);
-	return rc;
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 bool run_file_is_private(int fd, char *why, size_t whylen)
@@ -89,12 +97,15 @@ int lock_acquire(const struct sysroot *root)
 {
 	const char *path = sysroot_name(root, PATH_LOCK);
 	char why[128];
-	int fd, rc;
+	int dir, fd, rc = 0;
 
-	rc = run_dir(root);
-	if (rc)
-		return rc;
-	fd = sysroot_open_nofollow(root, PATH_LOCK, O_RDWR | O_CREAT, 0600);
+	dir = run_dir_open(root);
+	if (dir < 0)
+		return dir;
+	fd = openat(dir, NAME_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	fd = fd < 0 ? -errno : fd;
+	close(dir);
 	if (fd < 0) {
 		pcp_error("cannot open the lock %s: %s", path,
 			  fd == -ELOOP ? "it is a symbolic link; remove it" : strerror(-fd));

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "msg.h"
 #include "numparse.h"
 #include "sysroot.h"
@@ -34,40 +35,27 @@ static size_t header_len(const char *text)
 
 int persist_read(const struct sysroot *root, struct persisted *p)
 {
-	char *path = sysroot_path(root, PATH_PERSIST);
+	const char *path = sysroot_name(root, PATH_PERSIST);
 	char buf[PERSIST_MAX + 1], *line, *save;
-	struct stat st;
 	size_t head = 0;
-	ssize_t n;
-	int fd;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!path) {
-		pcp_error("out of memory");
-		return -ENOMEM;
+	rc = persist_file_text(root, buf);
+	if (rc == 0)
+		return 0;
+	if (rc == -ELOOP) {
+		pcp_error("cannot read %s: it is a symbolic link, or one leads to it; remove it", path);
+		return rc;
 	}
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		int err = errno;
-
-		if (err == ENOENT) {
-			free(path);
-			return 0;
-		}
-		pcp_error("cannot read %s: %s", path,
-			  err == ELOOP ? "it is a symbolic link; remove it" : strerror(err));
-		free(path);
-		return -err;
+	if (rc < 0 && rc != -EPERM) {
+		pcp_error("cannot read %s: %s", path, strerror(-rc));
+		return rc;
 	}
-	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf)) : -1;
-	close(fd);
-	if (n >= 0 && n <= PERSIST_MAX) {
-		buf[n] = '\0';
+	if (rc > 0)
 		head = header_len(buf);
-	}
 	if (!head) {
 		pcp_error("refusing to manage %s: it was not written by pcpctl; move it away", path);
-		free(path);
 		return -EPERM;
 	}
 	for (line = strtok_r(buf + head, "\n", &save); line;
@@ -82,7 +70,6 @@ int persist_read(const struct sysroot *root, struct persisted *p)
 		if (s >= 0 && parse_long(value, 0, INT_MAX, &p->value[s]) == 0)
 			p->have[s] = true;
 	}
-	free(path);
 	return 0;
 }
 
@@ -129,102 +116,51 @@ int persist_file_text(const struct sysroot *root, char text[PERSIST_MAX + 1])
 	return 1;
 }
 
-static int write_temp(const char *tmp, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t n;
-	int fd, rc = 0;
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		rc = -errno;
-	else if ((size_t)n != len)
-		rc = -ENOSPC;
-	if (!rc && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	return rc;
-}
-
 int persist_write(const struct sysroot *root, const struct persisted *p)
 {
-	char *dir = sysroot_path(root, PATH_SYSCTL_D);
-	char *path = sysroot_path(root, PATH_PERSIST);
-	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
+	const char *path = sysroot_name(root, PATH_PERSIST);
 	char text[PERSIST_MAX + 1], now[PERSIST_MAX + 1];
 	bool any = persist_text(p, text);
-	int rc = 0, dfd;
+	int rc, dir;
 
-	if (!dir || !path || !tmp) {
-		pcp_error("cannot write %s: out of memory", sysroot_name(root, PATH_PERSIST));
-		rc = -ENOMEM;
-		goto out;
-	}
 	/* Rewriting what is there would change nothing but its time and inode. */
 	rc = persist_file_text(root, now);
-	if (rc >= 0 && rc == any && (!any || strcmp(text, now) == 0)) {
-		rc = 1;
-		goto out;
+	if (rc >= 0 && rc == any && (!any || strcmp(text, now) == 0))
+		return 1;
+	/* A system without systemd has no sysctl.d yet; it reads one that is there. */
+	dir = sysroot_open_dir(root, PATH_SYSCTL_D, any ? 0755 : 0);
+	if (dir < 0) {
+		pcp_error("cannot write %s: %s", path, sysroot_strerror(dir));
+		return dir;
 	}
-	rc = 0;
-	if (any) {
-		/* A system without systemd has no sysctl.d yet; it reads one that is there. */
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			rc = -errno;
-			pcp_error("cannot create %s: %s", dir, strerror(errno));
-			goto out;
-		}
-		/* A temp file left by a crash is ours to replace; a link there is not followed. */
-		if (unlink(tmp) < 0 && errno != ENOENT) {
-			rc = -errno;
-			goto fail;
-		}
-		rc = write_temp(tmp, text);
-		if (!rc && rename(tmp, path) < 0)
-			rc = -errno;
-		if (rc) {
-			unlink(tmp);
-			goto fail;
-		}
-	} else if (unlink(path) < 0 && errno != ENOENT) {
+	/* A temp file left by a crash is ours to replace; a link there is not followed. */
+	if (any)
+		rc = atomic_write_at(dir, NAME_PERSIST, NAME_PERSIST_TMP, 0644, text, strlen(text));
+	else if (unlinkat(dir, NAME_PERSIST, 0) < 0 && errno != ENOENT)
 		rc = -errno;
-		goto fail;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fsync(dfd) < 0)
-		rc = -errno;
-	if (dfd >= 0)
-		close(dfd);
-	if (!rc)
-		goto out;
-fail:
-	pcp_error("cannot write %s: %s", path, strerror(-rc));
-out:
-	free(dir);
-	free(path);
-	free(tmp);
+	else
+		rc = fsync(dir) < 0 ? -errno : 0;
+	close(dir);
+	if (rc)
+		pcp_error("cannot write %s: %s", path, strerror(-rc));
 	return rc;
 }
 
 int persist_remove_temp(const struct sysroot *root)
 {
-	char *tmp = sysroot_path(root, PATH_PERSIST ".tmp");
 	struct stat st;
-	int rc = 0;
+	int dir = sysroot_open_dir(root, PATH_SYSCTL_D, 0), rc = 0;
 
-	if (!tmp) {
-		pcp_error("out of memory");
-		return -ENOMEM;
-	}
+	/* No directory holds no temp file; one that cannot be opened, persist_write reports. */
+	if (dir < 0)
+		return 0;
 	/* Only a file there is ours; persist_write reports anything else. */
-	if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(tmp) < 0) {
+	if (fstatat(dir, NAME_PERSIST_TMP, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	    unlinkat(dir, NAME_PERSIST_TMP, 0) < 0) {
 		rc = -errno;
-		pcp_error("cannot remove %s: %s", tmp, strerror(errno));
+		pcp_error("cannot remove %s: %s", sysroot_name(root, PATH_PERSIST_TMP),
+			  strerror(errno));
 	}
-	free(tmp);
+	close(dir);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "c.h"
+#include "sysroot.h"
 
 /*
  * After capset's EPERM: 0 when this process holds what want says already,
@@ -61,11 +62,19 @@ int drop_privileges(bool switch_user)
 
 int sysctl_write_access(const struct kernel *k, enum pcp_sysctl s, char **path)
 {
+	int dir, rc;
+
 	*path = sysctl_path(k, s);
 	if (!*path)
 		return -ENOMEM;
-	if (faccessat(AT_FDCWD, *path, W_OK, AT_EACCESS) < 0)
-		return -errno;
+	/* asked where the write goes: in the directory beneath the root, through no link */
+	dir = sysroot_open_dir(k->root, PATH_SYSCTL_VM, 0);
+	if (dir < 0)
+		return dir;
+	rc = faccessat(dir, sysctl_name(s), W_OK, AT_EACCESS) < 0 ? -errno : 0;
+	close(dir);
+	if (rc)
+		return rc;
 	free(*path);
 	*path = NULL;
 	return 0;

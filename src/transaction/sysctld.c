@@ -21,7 +21,6 @@ static const char *const dirs[] = {
 	"/etc/sysctl.d", "/run/sysctl.d", "/usr/local/lib/sysctl.d", "/usr/lib/sysctl.d",
 };
 
-#define PERSIST_NAME "90-pcpctl.conf"
 /* A link chain longer than this is a loop (as the kernel's own limit). */
 #define MAX_LINKS 40
 
@@ -83,18 +82,11 @@ static int list_entries(const struct sysroot *root, const struct persisted *ours
 		any |= ours->have[s];
 	/* Without a setting there is to be no file, and the name is free for the others. */
 	if (any)
-		rc = add_entry(&e, &n, &cap, PERSIST_NAME, dirs[0], true);
+		rc = add_entry(&e, &n, &cap, NAME_PERSIST, dirs[0], true);
 	for (size_t d = 0; !rc && d < ARRAY_SIZE(dirs); d++) {
-		char *path = sysroot_path(root, dirs[d]);
+		DIR *dir = sysroot_opendir(root, dirs[d]);
 		struct dirent *de;
-		DIR *dir;
 
-		if (!path) {
-			rc = -ENOMEM;
-			break;
-		}
-		dir = opendir(path);
-		free(path);
 		/* As systemd-sysctl: a directory that is missing or unreadable holds nothing. */
 		if (!dir)
 			continue;
@@ -105,7 +97,7 @@ static int list_entries(const struct sysroot *root, const struct persisted *ours
 			    taken(e, n, de->d_name))
 				continue;
 			/* With ours, /etc's 90-pcpctl.conf is what ours says, whatever is there. */
-			if (ours && d == 0 && strcmp(de->d_name, PERSIST_NAME) == 0)
+			if (ours && d == 0 && strcmp(de->d_name, NAME_PERSIST) == 0)
 				continue;
 			rc = add_entry(&e, &n, &cap, de->d_name, dirs[d], false);
 		}
@@ -170,15 +162,9 @@ static int resolve(const struct sysroot *root, const char *dir, const char *name
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
 	for (;;) {
-		char *full = sysroot_path(root, path), *next;
-		ssize_t len;
+		ssize_t len = sysroot_readlink(root, path, link, sizeof(link) - 1);
+		char *next;
 
-		if (!full) {
-			free(path);
-			return -ENOMEM;
-		}
-		len = readlink(full, link, sizeof(link) - 1);
-		free(full);
 		if (len < 0)
 			break;
 		if (++hops > MAX_LINKS) {
@@ -211,8 +197,7 @@ static int resolve(const struct sysroot *root, const char *dir, const char *name
 static int entry_text(const struct sysroot *root, const struct entry *e,
 		      const struct persisted *ours, char **text, char **target)
 {
-	char *to, *full;
-	struct stat st;
+	char *to, *path;
 	size_t len;
 	int rc;
 
@@ -238,32 +223,32 @@ static int entry_text(const struct sysroot *root, const struct entry *e,
 		return 0;
 	}
 	if (to) {
-		full = sysroot_path(root, to);
 		*target = sysroot_path(root, to);
-		rc = full && *target ? 0 : -ENOMEM;
-		free(to);
-	} else if (asprintf(&full, "%s%s/%s", root->prefix, e->dir, e->name) < 0) {
-		full = NULL;
+		path = to;
+		rc = *target ? 0 : -ENOMEM;
+	} else if (asprintf(&path, "%s/%s", e->dir, e->name) < 0) {
+		path = NULL;
 		rc = -ENOMEM;
 	}
 	if (rc) {
-		free(full);
+		free(path);
 		free(*target);
 		*target = NULL;
 		return -ENOMEM;
 	}
-	/* A dangling link reads as nothing; a FIFO or directory holds no assignment. */
-	if (stat(full, &st) < 0 || !S_ISREG(st.st_mode)) {
-		free(full);
-		return 0;
-	}
-	rc = read_whole_file(full, text, &len);
-	if (rc && rc != -ENOMEM) {
-		pcp_warn("cannot read %s: %s; what it sets at boot is left out", full,
-			 strerror(-rc));
+	/*
+	 * Read beneath the root, as systemd-sysctl --root reads: a dangling link
+	 * reads as nothing, and a FIFO or directory holds no assignment.
+	 */
+	rc = sysroot_read_file(root, path, text, &len);
+	if (rc == -ENOENT || rc == -EINVAL || rc == -ENOTDIR) {
+		rc = 0;
+	} else if (rc && rc != -ENOMEM) {
+		pcp_warn("cannot read %s: %s; what it sets at boot is left out",
+			 sysroot_name(root, path), strerror(-rc));
 		rc = 0;
 	}
-	free(full);
+	free(path);
 	return rc;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The atomic replacement of export --output, in a real directory. */
+/* The atomic replacement of every file pcpctl writes, in a real directory. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -97,11 +97,76 @@ static void test_failure_leaves_nothing(void **state)
 	assert_int_equal(entries(dir), 1);
 }
 
+/*
+ * A fixed temporary name (the journal's, the sysctl.d file's): what a crash
+ * left there is removed, a link there or at the name is replaced, never
+ * followed, and the mode is the one asked whatever the umask.
+ */
+static void test_at_fixed_tmp(void **state)
+{
+	const char *dir = *state;
+	char victim[256], path[256];
+	struct stat st;
+	char *text;
+	size_t len;
+	mode_t old;
+	int dfd;
+
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(atomic_write_file(victim, "root's own\n", 11), 0);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(symlinkat(victim, dfd, "journal.tmp"), 0);
+	assert_int_equal(symlinkat(victim, dfd, "journal"), 0);
+	old = umask(0);
+	assert_int_equal(atomic_write_at(dfd, "journal", "journal.tmp", 0600, "j\n", 2), 0);
+	umask(old);
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(read_whole_file(victim, &text, &len), 0);
+	assert_string_equal(text, "root's own\n");
+	free(text);
+	/* victim, journal: the temporary file is gone */
+	assert_int_equal(entries(dir), 2);
+	unlinkat(dfd, "journal", 0);
+	close(dfd);
+}
+
+/* The file lands in the directory that was opened, though its path now leads elsewhere. */
+static void test_at_opened_dir(void **state)
+{
+	const char *dir = *state;
+	char a[128], b[128], path[256];
+	struct stat st;
+	int dfd;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	assert_int_equal(mkdir(a, 0755), 0);
+	dfd = open(a, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(rename(a, b), 0);
+	assert_int_equal(symlink("/nonexistent", a), 0);
+	assert_int_equal(atomic_write_at(dfd, "f.prom", NULL, 0644, "x\n", 2), 0);
+	close(dfd);
+	snprintf(path, sizeof(path), "%s/f.prom", b);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(entries(b), 1);
+	unlink(path);
+	rmdir(b);
+	unlink(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_replace, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_failure_leaves_nothing, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_at_fixed_tmp, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_at_opened_dir, make_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
