@@ -141,6 +141,52 @@ pressure_run() {
 	LAST_PPM=$_ppm
 }
 
+# offline_read : a reader of percpu_pagelist_batch during a memory offline.
+# Offlining a block of the hog's pages migrates them with the zone's pagesets
+# disabled, which holds pcp_batch_high_lock throughout (zone_pcp_disable());
+# the read must return meanwhile.  A block whose offline ends (or fails)
+# within 0.2 s is put back and the next one tried.
+offline_read() {
+	_tries=0
+	# the highest blocks first: the hog was allocated last
+	for _b in $(cd /sys/devices/system/memory && for _x in memory*; do echo "${_x#memory}"; done | sort -n -r); do
+		_m=/sys/devices/system/memory/memory$_b
+		[ "$(cat "$_m/state")" = online ] || continue
+		[ $_tries -lt 8 ] || break
+		_tries=$((_tries + 1))
+		(echo offline >"$_m/state") 2>/dev/null &
+		_off=$!
+		usleep 200000
+		if ! kill -0 $_off 2>/dev/null; then
+			wait $_off
+			[ "$(cat "$_m/state")" = online ] || echo online >"$_m/state"
+			continue
+		fi
+		: >/tmp/rd
+		(cat "$BATCH" >/tmp/rd) &
+		_rd=$!
+		usleep 500000
+		_busy=0
+		kill -0 $_off 2>/dev/null && _busy=1
+		_read_done=1
+		kill -0 $_rd 2>/dev/null && _read_done=0
+		wait $_off
+		wait $_rd
+		[ "$(cat "$_m/state")" = online ] || echo online >"$_m/state"
+		if [ $_busy = 0 ]; then
+			continue
+		fi
+		echo "# offline-read: ${_m##*/} still offlining 0.7 s in; the read had $([ $_read_done = 1 ] && echo returned || echo not returned) after 0.5 s"
+		if [ $_read_done = 1 ]; then
+			pass offline-read-returns
+		else
+			fail offline-read-returns "cat percpu_pagelist_batch waited for the offline of ${_m##*/}"
+		fi
+		return
+	done
+	skip offline-read-returns "no memory block took longer than 0.2 s to offline ($_tries tried)"
+}
+
 # pressure_all : the hog, then one pressure_run per batch value of KT_NS
 pressure_all() {
 	# The fraction, as in the measurements of issue 36: high_min at 1/8 of the
@@ -150,6 +196,9 @@ pressure_all() {
 	_hog=$((_avail - 384))
 	dd if=/dev/zero of=/tmp/hog bs=1M count="$_hog" 2>/dev/null
 	echo "# hog: ${_hog} MiB of tmpfs, $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB available after"
+	if [ -e "$BATCH" ]; then
+		offline_read
+	fi
 
 	if [ -e "$BATCH" ]; then
 		MAX=$(accepted_max)
