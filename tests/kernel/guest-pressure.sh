@@ -258,7 +258,7 @@ free_high_check() {
 				n++; if (c > mx) mx = c
 			} END { printf "%d %d\n", n, mx }' /tmp/trace >/tmp/fh
 		read -r _fh_holds _fh_max </tmp/fh
-		echo "# free-high: $KT_LABEL N=1007 batch=$_batch high_min=$_hmin cpu1_holds=$_fh_holds largest_list_at_a_hold=$_fh_max"
+		echo "# free-high: $KT_LABEL N=$([ -e "$BATCH" ] && echo 1007 || echo none) batch=$_batch high_min=$_hmin cpu1_holds=$_fh_holds largest_list_at_a_hold=$_fh_max"
 		if [ "$_fh_holds" -eq 0 ]; then
 			fail free-high-1007 "no hold on CPU 1: the pump freed nothing there"
 		elif [ "$_fh_max" -lt "$_hmin" ]; then
