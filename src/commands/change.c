@@ -625,6 +625,11 @@ static int run(const struct sysroot *root, const struct change_request *req, boo
 		return EXIT_FAIL;
 	}
 	msg_record(true);
+	if (req->set_batch && req->batch > PCP_BATCH_MEASURED_MAX)
+		pcp_warn("--batch %ld is above %d, the largest batch below the maximum that the "
+			 "patch's measurements cover (QEMU guests, none on hardware): measure "
+			 "allocation latency and throughput before keeping it",
+			 req->batch, PCP_BATCH_MEASURED_MAX);
 	persist_report_begin(root, req, &pr);
 	rc = change_exit(root, apply_change(k, req, &r, &say));
 	k->ops->close(k);
