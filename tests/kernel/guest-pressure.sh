@@ -189,7 +189,10 @@ pressure_all() {
 	echo 8 >"$FRAC"
 	_avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
 	_hog=$((_avail - 384))
-	dd if=/dev/zero of=/tmp/hog bs=1M count="$_hog" 2>/dev/null
+	# a tmpfs of its own: /tmp's is half the memory, and holds the trace
+	mkdir -p /hog
+	mount -t tmpfs -o size=100% hog /hog
+	dd if=/dev/zero of=/hog/hog bs=1M count="$_hog" 2>/dev/null
 	echo "# hog: ${_hog} MiB of tmpfs, $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB available after"
 	if [ -e "$BATCH" ]; then
 		offline_read
@@ -224,7 +227,7 @@ pressure_all() {
 			fail "pressure-holds-per-free-$N" "$(awk -v a="$LAST_PPM" -v b="$BASE_PPM" 'BEGIN { printf "%.2f holds per 1000 frees, %.2f at 0", a / 1000, b / 1000 }')"
 		fi
 	done
-	rm -f /tmp/hog
+	rm -f /hog/hog
 	sync
 	echo 3 >"$SYS/drop_caches"
 }
@@ -233,7 +236,7 @@ pressure_all() {
 # free_high_check : the order-3 frees (see above) at N = 1007
 free_high_check() {
 	# Order-3 frees on CPU 1 with no allocation there (pcp-pump: CPU 0 writes
-	# 64 KiB messages, CPU 1 reads and frees them).  The fraction is chosen so
+	# 32 KiB messages, CPU 1 reads and frees them).  The fraction is chosen so
 	# that node 0's zone has high_min near 3000 per CPU: N = 1007 then takes
 	# effect as about 750, above the 505 where v3's free_high stopped firing, and
 	# free_high's trigger (batch + high_min / 2, the zone's own batch 63 in the

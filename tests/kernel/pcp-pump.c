@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pcp-pump: order-3 page frees on one CPU without allocations on it, for the
- * pressure guest's free_high check.  A writer on CPU A sends 64 KiB messages
- * over an AF_UNIX stream socket pair; the kernel builds each from order-3
- * pages (the skb head from kmalloc's page allocator path, the data from
- * page frags of PAGE_ALLOC_COSTLY_ORDER), and the reader on CPU B, which
- * frees them, allocates nothing meanwhile.
+ * pressure guest's free_high check.  A writer on CPU A sends 32 KiB messages
+ * over an AF_UNIX stream socket pair; the kernel builds each from an order-3
+ * page (page frags of PAGE_ALLOC_COSTLY_ORDER), and the reader on CPU B,
+ * which frees them, allocates nothing meanwhile.
  *
  * usage: pcp-pump WRITER_CPU READER_CPU SECONDS
  * Prints "messages N" and exits 0, or a message and 1.
@@ -22,7 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MSG (64 * 1024)
+/*
+ * 32 KiB: the kernel puts all but a page of a message in page frags of
+ * PAGE_ALLOC_COSTLY_ORDER (order 3) and the rest in a small head; a larger
+ * message also gets a head of its own above order 3, whose free would end
+ * the run of high-order frees free_high looks for.
+ */
+#define MSG (32 * 1024)
 
 static int pin(int cpu)
 {
