@@ -621,11 +621,6 @@ int cmd_change(const struct sysroot *root, const struct change_prep *p, bool jso
 	struct change_result r;
 	int rc;
 
-	if (req->set_batch && req->batch > PCP_BATCH_MEASURED_MAX)
-		pcp_warn("--batch %ld is above %d, the largest batch below the maximum that the "
-			 "patch's measurements cover (QEMU guests, none on hardware): measure "
-			 "allocation latency and throughput before keeping it",
-			 req->batch, PCP_BATCH_MEASURED_MAX);
 	persist_report_begin(root, req, &pr);
 	rc = change_exit(root, apply_change(p->k, req, &p->plan, &r, &say));
 	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);

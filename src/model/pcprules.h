@@ -44,14 +44,6 @@ int pcp_page_shift(long page_size);
 #define PCP_SCALE_MAX_DEFAULT 5
 #define PCP_SCALE_MAX_LIMIT 6
 
-/*
- * The largest batch below the maximum at which patches/README.md measured the
- * patch (zone->lock holds per freed page under reclaim, in QEMU guests with
- * 4 KiB pages); nothing has been measured on hardware.  set --batch warns
- * above it.
- */
-#define PCP_BATCH_MEASURED_MAX 310
-
 /* A fraction of 1..7 would let pcp lists hold more than an eighth of a zone. */
 #define PCP_FRACTION_MIN 8
 

@@ -233,8 +233,6 @@ EOF
 #   4cpu-2node    4 CPUs, cpus 0-1 on node 0 and 2-3 on node 1, 2 GiB each
 #   4cpu-2node-dimms  as 4cpu-2node with 1 GiB per node and a 512 MiB
 #                 pc-dimm per node (memory hotplug; x86 only)
-#   4cpu-2node-1g as 4cpu-2node with 1 GiB per node (each node's DMA32 zone
-#                 still has the largest default batch, 63)
 #   cpuless-node  4 CPUs, nodes 0 (cpus 0-1) and 1 (cpus 2-3) with 1 GiB each,
 #                 node 2 with 1 GiB of memory and no CPU
 kt_topology() {
@@ -254,11 +252,6 @@ kt_topology() {
 			"-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=2-3,memdev=m1" \
 			"-object memory-backend-ram,id=d0,size=512M -device pc-dimm,id=dimm0,memdev=d0,node=0" \
 			"-object memory-backend-ram,id=d1,size=512M -device pc-dimm,id=dimm1,memdev=d1,node=1"
-		;;
-	4cpu-2node-1g)
-		echo "-smp 4 -m 2G" \
-			"-object memory-backend-ram,id=m0,size=1G -numa node,nodeid=0,cpus=0-1,memdev=m0" \
-			"-object memory-backend-ram,id=m1,size=1G -numa node,nodeid=1,cpus=2-3,memdev=m1"
 		;;
 	cpuless-node)
 		echo "-smp 4 -m 3G" \
@@ -292,7 +285,6 @@ kt_quote() {
 # console in QEMU 7.2 without modules, so their report follows the boot on
 # it (kt_data=console) and data.log is the console from @@KT-START@@ on.
 # KT_TCG_THREAD=single boots amd64 with one TCG thread for all vCPUs.
-# KT_DISK=FILE adds FILE as a read-only raw virtio disk (/dev/vda).
 kt_boot() {
 	local kernel=$1 initrd=$2 out=$3 topo=$4 extra=${5:-} cmd rc=0 machine
 	mkdir -p "$out"
@@ -308,7 +300,6 @@ kt_boot() {
 	cmd=("${machine[@]}" $(kt_topology "$topo")
 		-nodefaults -display none -no-reboot -monitor none
 		-kernel "$kernel" -initrd "$initrd")
-	[ -z "${KT_DISK:-}" ] || cmd+=(-drive "file=$KT_DISK,if=virtio,format=raw,readonly=on")
 	case ${KT_ARCH:-amd64} in
 	amd64)
 		cmd+=(-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init${extra:+ $extra}"
