@@ -19,7 +19,6 @@
 #include "report.h"
 #include "stats.h"
 #include "sweepset.h"
-#include "sysload.h"
 #include "welch.h"
 
 /* Wide enough for "  12345678.90 (+1234.56%)"; a wider cell or label widens its column. */
@@ -192,34 +191,7 @@ static void json_cell(const struct cell *c)
 	print_double_or_null("change_pct", "%.4f", c->has_change, c->change);
 	print_double_or_null("p", "%.6g", c->tested, c->p);
 	print_bool(PRINT_JSON, "significant", "%s", c->significant);
-	print_bool(PRINT_JSON, "disturbed", "%s", c->pt->disturbed);
-	sysload_print_tasks_json(c->pt->has_others, c->pt->others, c->pt->nothers);
 	close_json_object();
-}
-
-/* Under the table: each input's disturbed points, and who disturbed them. */
-static void print_disturbed(const struct sweep_input *in, size_t nin, const struct row *rows,
-			    size_t nrows)
-{
-	for (size_t i = 0; i < nin; i++)
-		for (size_t r = 0; r < nrows; r++) {
-			const struct sweepfile_point *pt = rows[r].at[i];
-			char words[512], label[256];
-
-			if (!pt || !pt->disturbed)
-				continue;
-			if (pt->has_cpus)
-				sysload_disturbed_words(words, sizeof(words), pt->other_cpus,
-							pt->steal_cpus, pt->has_others, pt->others,
-							pt->nothers);
-			else
-				snprintf(words, sizeof(words), "disturbed");
-			/* a label from a file: an ESC in it must not reach the terminal */
-			printf("%s: %s %ld with %ld task%s: %s\n",
-			       escape_text(label, sizeof(label), in[i].label, strlen(in[i].label), true),
-			       in[0].f.parameter, rows[r].value, rows[r].tasks,
-			       rows[r].tasks == 1 ? "" : "s", words);
-		}
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -363,8 +335,6 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 		print_string(PRINT_FP, NULL, "%s", "\n");
 	}
 	close_json_array();
-	if (!o->json)
-		print_disturbed(in, nin, rows, nrows);
 	free(width);
 	free(text);
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;

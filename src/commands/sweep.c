@@ -626,26 +626,14 @@ static bool another_run(const struct sweep_plan *p, const struct point *pt, long
 	       !precise_enough(pt->samples, pt->nsamples, (void *)p);
 }
 
-/* Once a sweep: a point whose other tasks could not be read says so in JSON with null. */
-static void warn_unnamed(int err)
-{
-	static bool warned;
-
-	if (warned)
-		return;
-	warned = true;
-	pcp_warn("the tasks that used CPU beside the workload are not named (other_tasks is null): "
-		 "reading the processes failed: %s", strerror(-err));
-}
-
 /*
  * Run the workload at the current setting; samples are page_fault1's ops/s
  * per second, or one per run of a COMMAND (its metric, or runs/s).
  */
-static int measure(const struct sysroot *live, bool name_tasks, const struct sweep_opts *o,
+static int measure(const struct sysroot *live, const struct sweep_opts *o,
 		   const struct sweep_plan *p, struct point *pt)
 {
-	struct sysload_mark begin = { .has_procs = false }, end = { .has_procs = false };
+	struct sysload_mark begin, end;
 	int rc;
 
 	if (o->command && p->warmup > 0) {
@@ -655,7 +643,7 @@ static int measure(const struct sysroot *live, bool name_tasks, const struct swe
 		if (rc)
 			return rc;
 	}
-	rc = sysload_mark(live, name_tasks, &begin);
+	rc = sysload_mark(live, &begin);
 	if (!rc && o->lockprof)
 		rc = lockprof_start(o->lockprof);
 	for (long r = 0; !rc && (o->command ? another_run(p, pt, r) : r < p->runs); r++) {
@@ -707,13 +695,9 @@ static int measure(const struct sysroot *live, bool name_tasks, const struct swe
 			rc = lrc;
 	}
 	if (!rc)
-		rc = sysload_mark(live, name_tasks, &end);
+		rc = sysload_mark(live, &end);
 	if (!rc)
 		rc = sysload_diff(&begin, &end, &pt->load);
-	if (!rc && name_tasks && !pt->load.has_tasks)
-		warn_unnamed(begin.has_procs ? end.procs_err : begin.procs_err);
-	sysload_mark_free(&begin);
-	sysload_mark_free(&end);
 	if (!rc)
 		rc = stats_summarize(pt->samples, pt->nsamples, &pt->st);
 	if (!rc) {
@@ -936,9 +920,6 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 		print_u64(PRINT_JSON, "pgfault", "%llu", pt->load.pgfault);
 		close_json_object();
 		print_bool(PRINT_JSON, "disturbed", "%s", pt->load.disturbed);
-		print_double(PRINT_JSON, "other_cpus", "%.3f", pt->load.others_cpus);
-		print_double(PRINT_JSON, "steal_cpus", "%.3f", pt->load.steal_cpus);
-		sysload_print_tasks_json(pt->load.has_tasks, pt->load.tasks, pt->load.ntasks);
 		close_json_object();
 	}
 	close_json_array();
@@ -1045,19 +1026,6 @@ static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 			print_verdict_json(NULL, pts, n, &v[t], p->tasks[t]);
 	close_json_array();
 	print_bool(PRINT_JSON, "restored", "%s", restored);
-	for (size_t i = 0; !o->json && i < n; i++) {
-		const struct point *pt = &pts[i];
-		char words[512], tw[40];
-
-		if (!pt->load.disturbed)
-			continue;
-		sysload_disturbed_words(words, sizeof(words), pt->load.others_cpus,
-					pt->load.steal_cpus, pt->load.has_tasks, pt->load.tasks,
-					pt->load.ntasks);
-		printf("%s %ld%s%s: %s\n", p->batch ? "batch" : "fraction", pt->value,
-		       p->ntasks > 1 ? " with " : "",
-		       p->ntasks > 1 ? tasks_words(o, pt->tasks, tw, sizeof(tw)) : "", words);
-	}
 	if (!o->json)
 		for (size_t t = 0; t < p->ntasks; t++)
 			if (v[t].best < n)
@@ -1313,11 +1281,6 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 	struct kernel *k = prep->change.k;
 	/* The workload runs here whatever --sysroot says: its load is the live system's. */
 	struct sysroot *live = NULL;
-	/*
-	 * procps' library reads the live /proc, which is the tree's system only
-	 * without --sysroot (the simulator always has one): else other_tasks is null.
-	 */
-	bool name_tasks = sysroot_is_live(root);
 	size_t npts = 0, measured = 0;
 	struct sweep_plan *p = prep->plan;
 	int rc = EXIT_OK, end_rc;
@@ -1375,7 +1338,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 			pt->value = p->values[v];
 			pt->tasks = p->tasks[t];
 			pt->high = high;
-			rc = measure(live, name_tasks, o, p, pt);
+			rc = measure(live, o, p, pt);
 			if (rc) {
 				if (rc != -EINTR && rc != -ECANCELED) {
 					char words[40];

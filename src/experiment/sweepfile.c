@@ -79,50 +79,6 @@ static int dup_string(struct json_object *o, const char *key, bool required, cha
 	return *out ? 0 : -ENOMEM;
 }
 
-/* "other_tasks": null, or an array of {"pid", "command", "cpu_seconds", "cpus"}. */
-static int read_tasks(struct json_object *p, size_t i, struct sweepfile_point *pt, char *why,
-		      size_t why_len)
-{
-	struct json_object *a, *v;
-
-	if (!json_object_object_get_ex(p, "other_tasks", &a) || json_object_is_type(a, json_type_null))
-		return 0;
-	if (!json_object_is_type(a, json_type_array))
-		return bad(why, why_len, "point %zu: \"other_tasks\" is not null or an array", i + 1);
-	pt->has_others = true;
-	/* most points of a large file name none: no room taken for them */
-	if (json_object_array_length(a) &&
-	    !(pt->others = calloc(PROCATTR_TOP, sizeof(*pt->others))))
-		return -ENOMEM;
-	for (size_t k = 0; k < json_object_array_length(a) && k < PROCATTR_TOP; k++) {
-		struct json_object *t = json_object_array_get_idx(a, k), *cpus;
-		struct procattr_user *u = &pt->others[k];
-		long pid;
-
-		if (!json_object_is_type(t, json_type_object) || !get_long(t, "pid", 1, INT_MAX, &pid) ||
-		    !(v = member(t, "command", json_type_string)) ||
-		    !json_object_object_get_ex(t, "cpu_seconds", &v) || !as_rate(v, &u->cpu_s) ||
-		    !(cpus = member(t, "cpus", json_type_array)))
-			return bad(why, why_len, "point %zu: other task %zu is not an object with a "
-				   "\"pid\", \"command\", \"cpu_seconds\" and \"cpus\"", i + 1, k + 1);
-		u->pid = (int)pid;
-		snprintf(u->comm, sizeof(u->comm), "%s",
-			 json_object_get_string(member(t, "command", json_type_string)));
-		u->ncpus = 0;
-		for (size_t c = 0; c < json_object_array_length(cpus) && c < 2; c++) {
-			struct json_object *cpu = json_object_array_get_idx(cpus, c);
-
-			if (!json_object_is_type(cpu, json_type_int) || json_object_get_int64(cpu) < 0 ||
-			    json_object_get_int64(cpu) > INT_MAX)
-				return bad(why, why_len, "point %zu: other task %zu: a CPU is not a "
-					   "whole number from 0", i + 1, k + 1);
-			u->cpus[u->ncpus++] = (int)json_object_get_int64(cpu);
-		}
-		pt->nothers = k + 1;
-	}
-	return 0;
-}
-
 static int read_point(struct json_object *p, size_t i, long tasks, struct sweepfile_point *pt,
 		      char *why, size_t why_len)
 {
@@ -166,19 +122,7 @@ static int read_point(struct json_object *p, size_t i, long tasks, struct sweepf
 				   i + 1);
 		pt->has_lock = true;
 	}
-	/* what older files lack: not disturbed, nothing known of the others */
-	if ((v = member(p, "disturbed", json_type_boolean)))
-		pt->disturbed = json_object_get_boolean(v);
-	if (json_object_object_get_ex(p, "other_cpus", &v)) {
-		struct json_object *steal;
-
-		if (!as_rate(v, &pt->other_cpus) || !json_object_object_get_ex(p, "steal_cpus", &steal) ||
-		    !as_rate(steal, &pt->steal_cpus))
-			return bad(why, why_len, "point %zu: \"other_cpus\" and \"steal_cpus\" are not "
-				   "numbers of at least 0", i + 1);
-		pt->has_cpus = true;
-	}
-	return read_tasks(p, i, pt, why, why_len);
+	return 0;
 }
 
 /*
@@ -356,10 +300,8 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 
 void sweepfile_free(struct sweepfile *f)
 {
-	for (size_t i = 0; i < f->npoints; i++) {
+	for (size_t i = 0; i < f->npoints; i++)
 		free(f->points[i].samples);
-		free(f->points[i].others);
-	}
 	free(f->points);
 	free(f->parameter);
 	free(f->workload);

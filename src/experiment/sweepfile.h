@@ -13,8 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "procattr.h"
-
 struct sweepfile_point {
 	long tasks;		/* the point's own "tasks", else the file's */
 	long value;
@@ -23,12 +21,6 @@ struct sweepfile_point {
 	bool has_lock;		/* "lock_pct" is a number, not null or absent */
 	double lock_pct;	/* 0 to 100 */
 	bool best;		/* the sweep's significant best of its task count */
-	bool disturbed;		/* "disturbed" true */
-	bool has_cpus;		/* "other_cpus" and "steal_cpus" are numbers */
-	double other_cpus, steal_cpus;
-	bool has_others;	/* "other_tasks" is an array, not null or absent */
-	size_t nothers;		/* its first PROCATTR_TOP, in others (NULL for none) */
-	struct procattr_user *others;
 	double *samples;	/* as measured: per second, or per run */
 	size_t nsamples;
 };

@@ -5,7 +5,6 @@
 #include "sysload.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,7 @@
 #include <unistd.h>
 
 #include "c.h"
-#include "escape.h"
 #include "kernel.h"
-#include "report.h"
 #include "sysroot.h"
 
 static const enum vm_counter pgalloc_counters[] = {
@@ -108,33 +105,18 @@ static int read_ours(struct sysload_mark *m)
 	return 0;
 }
 
-int sysload_mark(const struct sysroot *root, bool name_tasks, struct sysload_mark *m)
+int sysload_mark(const struct sysroot *root, struct sysload_mark *m)
 {
 	int rc;
 
 	if (!root || !m)
 		return -EINVAL;
-	memset(m, 0, sizeof(*m));
-	/* the snapshot's child before the clock and rusage: its time is ours on both sides */
-	if (name_tasks) {
-		m->procs_err = procattr_snap(&m->procs);
-		m->has_procs = m->procs_err == 0;
-	}
 	if (clock_gettime(CLOCK_MONOTONIC, &m->t) < 0)
-		rc = -errno;
-	else if ((rc = read_ours(m)) == 0 && (rc = read_stat(root, m)) == 0)
-		rc = read_vmstat(root, m);
-	if (rc)
-		sysload_mark_free(m);
-	return rc;
-}
-
-void sysload_mark_free(struct sysload_mark *m)
-{
-	if (!m)
-		return;
-	procattr_snap_free(&m->procs);
-	m->has_procs = false;
+		return -errno;
+	if ((rc = read_ours(m)) < 0 || (rc = read_stat(root, m)) < 0 ||
+	    (rc = read_vmstat(root, m)) < 0)
+		return rc;
+	return 0;
 }
 
 int sysload_diff(const struct sysload_mark *b, const struct sysload_mark *e,
@@ -164,72 +146,6 @@ int sysload_diff(const struct sysload_mark *b, const struct sysload_mark *e,
 	p.others_cpus = p.busy_cpus > p.ours_cpus ? p.busy_cpus - p.ours_cpus : 0;
 	p.disturbed = p.others_cpus > SYSLOAD_DISTURBED_CPUS ||
 		      p.steal_cpus > SYSLOAD_DISTURBED_CPUS;
-	p.has_tasks = b->has_procs && e->has_procs;
-	p.ntasks = 0;
-	if (p.has_tasks) {
-		int rc = procattr_diff(&b->procs, &e->procs, (int)getpid(), hz, p.tasks,
-				       PROCATTR_TOP, &p.ntasks);
-
-		if (rc)
-			return rc;
-	}
 	*out = p;
 	return 0;
-}
-
-void sysload_disturbed_words(char *buf, size_t size, double others_cpus, double steal_cpus,
-			     bool has_tasks, const struct procattr_user *tasks, size_t ntasks)
-{
-	size_t len = 0;
-
-#define ADD(...) do { \
-		int w = snprintf(buf + len, size - len, __VA_ARGS__); \
-		if (w > 0) \
-			len = (size_t)w < size - len ? len + (size_t)w : size - 1; \
-	} while (0)
-	if (!size)
-		return;
-	buf[0] = '\0';
-	ADD("disturbed");
-	if (others_cpus > SYSLOAD_DISTURBED_CPUS || steal_cpus <= SYSLOAD_DISTURBED_CPUS) {
-		ADD(", %.2f CPU by ", others_cpus);
-		if (!has_tasks)
-			ADD("other processes");
-		else if (!ntasks)
-			ADD("processes that ended during the point");
-		for (size_t i = 0; has_tasks && i < ntasks && i < SYSLOAD_NAMED; i++) {
-			char shown[4 * PROCATTR_COMM_MAX + 1];
-
-			escape_text(shown, sizeof(shown), tasks[i].comm,
-				    strnlen(tasks[i].comm, sizeof(tasks[i].comm)), true);
-			ADD("%s%s (pid %d)", i ? ", " : "", shown, tasks[i].pid);
-		}
-	}
-	if (steal_cpus > SYSLOAD_DISTURBED_CPUS)
-		ADD("%s%.2f CPU taken by the hypervisor",
-		    others_cpus > SYSLOAD_DISTURBED_CPUS ? "; " : ", ", steal_cpus);
-#undef ADD
-}
-
-void sysload_print_tasks_json(bool has_tasks, const struct procattr_user *tasks, size_t ntasks)
-{
-	if (!has_tasks) {
-		print_null(PRINT_JSON, "other_tasks", "%s", "-");
-		return;
-	}
-	open_json_array("other_tasks");
-	for (size_t k = 0; k < ntasks; k++) {
-		const struct procattr_user *u = &tasks[k];
-
-		open_json_object(NULL);
-		print_long(PRINT_JSON, "pid", "%ld", u->pid);
-		print_string(PRINT_JSON, "command", "%s", u->comm);
-		print_double(PRINT_JSON, "cpu_seconds", "%.2f", u->cpu_s);
-		open_json_array("cpus");
-		for (size_t c = 0; c < u->ncpus; c++)
-			print_long(PRINT_JSON, NULL, "%ld", u->cpus[c]);
-		close_json_array();
-		close_json_object();
-	}
-	close_json_array();
 }

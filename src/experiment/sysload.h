@@ -15,10 +15,7 @@
 #define PCPCTL_SYSLOAD_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <time.h>
-
-#include "procattr.h"
 
 /*
  * A point is disturbed when other processes kept on average more than
@@ -37,10 +34,6 @@ struct sysload_mark {
 	unsigned long long busy_ticks;	/* /proc/stat cpu: user nice system irq softirq */
 	unsigned long long steal_ticks;
 	double ours_s;			/* CPU time of pcpctl and its reaped children */
-	/* the live system's processes, when asked for and procattr_snap() could */
-	bool has_procs;
-	int procs_err;			/* when asked for and not taken: why (-errno) */
-	struct procattr_snap procs;
 };
 
 struct sysload_point {
@@ -56,25 +49,12 @@ struct sysload_point {
 	 * like a local process would.
 	 */
 	bool disturbed;
-	/*
-	 * Both marks had the processes: the ones other than pcpctl and its
-	 * workload that used CPU meanwhile, the largest first (procattr_diff).
-	 */
-	bool has_tasks;
-	size_t ntasks;
-	struct procattr_user tasks[PROCATTR_TOP];
 };
 
 struct sysroot;
 
-/*
- * 0, or a negative errno from reading /proc/vmstat or /proc/stat under root.
- * name_tasks also takes the live system's processes (has_procs), which only
- * the live system has: a snapshot that fails leaves has_procs false and
- * procs_err set, and is no error.  Free with sysload_mark_free().
- */
-int sysload_mark(const struct sysroot *root, bool name_tasks, struct sysload_mark *m);
-void sysload_mark_free(struct sysload_mark *m);
+/* 0, or a negative errno from reading /proc/vmstat or /proc/stat under root. */
+int sysload_mark(const struct sysroot *root, struct sysload_mark *m);
 
 /*
  * The "cpu " line, which /proc/stat begins with: busy (user, nice, system,
@@ -85,30 +65,9 @@ int stat_parse_ticks(const char *text, unsigned long long *busy, unsigned long l
 
 /*
  * end must be a later mark than begin: -EINVAL if no time passed.
- * Counters that went backwards (never on a sane kernel) give -ERANGE;
- * -ENOMEM when the tasks cannot be put down.
+ * Counters that went backwards (never on a sane kernel) give -ERANGE.
  */
 int sysload_diff(const struct sysload_mark *begin,
 		 const struct sysload_mark *end, struct sysload_point *out);
-
-/* The tasks a disturbed point's text names, of the PROCATTR_TOP it keeps. */
-#define SYSLOAD_NAMED	3
-
-/*
- * What text says of a disturbed point, into buf: "disturbed, 0.35 CPU by
- * apt-get (pid 4211), kworker/u4:2 (pid 88)", the hypervisor's share
- * after a "; ".  Without has_tasks (no snapshot: --sysroot, an old file)
- * the CPU is "by other processes"; with none named, they ended during the
- * point.  A name shows escaped: it is a process's or a file's text.
- */
-void sysload_disturbed_words(char *buf, size_t size, double others_cpus, double steal_cpus,
-			     bool has_tasks, const struct procattr_user *tasks, size_t ntasks);
-
-/*
- * The report's "other_tasks" (sweep's points, compare's cells): null
- * without has_tasks, else an array of {"pid", "command", "cpu_seconds",
- * "cpus"}, the largest first.
- */
-void sysload_print_tasks_json(bool has_tasks, const struct procattr_user *tasks, size_t ntasks);
 
 #endif /* PCPCTL_SYSLOAD_H */

@@ -147,7 +147,7 @@ static void test_sweep_counters(void **state)
 		free0 = vmstat_value("pgfree");
 		fault0 = vmstat_value("pgfault");
 		churn();
-		assert_int_equal(sysload_mark(live, false, &m), 0);
+		assert_int_equal(sysload_mark(live, &m), 0);
 		churn();
 		alloc1 = pgalloc_sum();
 		free1 = vmstat_value("pgfree");

@@ -169,9 +169,9 @@ static void test_sysload_pf1(void **state)
 
 	(void)state;
 	assert_non_null(live);
-	assert_int_equal(sysload_mark(live, false, &b), 0);
+	assert_int_equal(sysload_mark(live, &b), 0);
 	assert_int_equal(pf1_run(&cfg, &samples, &n), 0);
-	assert_int_equal(sysload_mark(live, false, &e), 0);
+	assert_int_equal(sysload_mark(live, &e), 0);
 	sysroot_free(live);
 	assert_int_equal(sysload_diff(&b, &e, &p), 0);
 	assert_int_equal(n, 1);
@@ -198,7 +198,7 @@ static void test_sysload_captured(void **state)
 	(void)state;
 	assert_non_null(tree);
 	assert_non_null(empty);
-	assert_int_equal(sysload_mark(tree, false, &m), 0);
+	assert_int_equal(sysload_mark(tree, &m), 0);
 	/* cpu  26826 2776 8176 21525 398 0 107 47 0 0: user nice system irq softirq */
 	assert_int_equal(m.busy_ticks, 26826 + 2776 + 8176 + 0 + 107);
 	assert_int_equal(m.steal_ticks, 47);
@@ -207,7 +207,7 @@ static void test_sysload_captured(void **state)
 	assert_int_equal(m.pgfree, 18599685);
 	assert_int_equal(m.pgfault, 20516208);
 	/* a tree without the files: reading them fails, nothing is made up */
-	assert_int_equal(sysload_mark(empty, false, &m), -ENOENT);
+	assert_int_equal(sysload_mark(empty, &m), -ENOENT);
 	sysroot_free(tree);
 	sysroot_free(empty);
 }
