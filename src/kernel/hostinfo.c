@@ -16,11 +16,9 @@
 static char *first_line(const struct sysroot *sr, const char *path)
 {
 	char *buf = NULL;
-	size_t len;
 
-	if (sysroot_read_file(sr, path, &buf, &len) < 0)
+	if (sysroot_read_line(sr, path, &buf) < 0)
 		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
 	if (!buf[0]) {
 		free(buf);
 		return NULL;

@@ -193,14 +193,12 @@ int kernel_read_settings(struct kernel *k, bool have[NSYSCTLS], long value[NSYSC
 char *kernel_release(const struct kernel *k)
 {
 	char *text = NULL;
-	size_t len;
-	int rc = sysroot_read_file(k->root, PATH_OSRELEASE, &text, &len);
+	int rc = sysroot_read_line(k->root, PATH_OSRELEASE, &text);
 
 	if (rc) {
 		errno = -rc;
 		return NULL;
 	}
-	text[strcspn(text, "\n")] = '\0';
 	return text;
 }
 

@@ -468,15 +468,23 @@ int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, si
 	return read_whole_fd(fd, SYSROOT_READ_MAX, buf, len);
 }
 
+int sysroot_read_line(const struct sysroot *sr, const char *path, char **line)
+{
+	size_t len;
+	int rc = sysroot_read_file(sr, path, line, &len);
+
+	if (!rc)
+		(*line)[strcspn(*line, "\n")] = '\0';
+	return rc;
+}
+
 int sysroot_read_boot_config(const struct sysroot *sr, char **buf, size_t *len)
 {
 	char path[PATH_MAX], *release = NULL;
-	size_t n;
-	int rc = sysroot_read_file(sr, PATH_OSRELEASE, &release, &n);
+	int rc = sysroot_read_line(sr, PATH_OSRELEASE, &release);
 
 	if (rc)
 		return rc;
-	release[strcspn(release, "\n")] = '\0';
 	rc = snprintf(path, sizeof(path), PATH_BOOT_CONFIG "%s", release) >= (int)sizeof(path) ?
 	     -ENAMETOOLONG : sysroot_read_file(sr, path, buf, len);
 	free(release);

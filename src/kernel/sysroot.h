@@ -128,6 +128,8 @@ int sysroot_probe(const struct sysroot *sr, const char *path);
 bool sysroot_exists(const struct sysroot *sr, const char *path);
 /* The file as sysroot_open_read() opens it, NUL-terminated, at most 4 MiB (else -EFBIG): 0 or a negative errno. */
 int sysroot_read_file(const struct sysroot *sr, const char *path, char **buf, size_t *len);
+/* The file's first line, as sysroot_read_file() reads it, without its newline: 0 or a negative errno. */
+int sysroot_read_line(const struct sysroot *sr, const char *path, char **line);
 /* The running kernel's PATH_BOOT_CONFIG, its release read from PATH_OSRELEASE, as sysroot_read_file(). */
 int sysroot_read_boot_config(const struct sysroot *sr, char **buf, size_t *len);
 /*
