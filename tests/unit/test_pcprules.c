@@ -183,7 +183,7 @@ static long v2_hold(unsigned page_shift, int scale_max, long batch)
  * The one lock-hold bound for every page size and CONFIG_PCP_BATCH_SCALE_MAX:
  * the accepted maximum and the largest pages moved under one zone->lock hold
  * at any accepted batch never exceed the unpatched kernel's own worst case,
- * its default batch at the full scale.  v2's figures (issue 23's table) fail.
+ * its default batch at the full scale.  v2's figures fail.
  */
 static void test_hold_bound_by_config(void **state)
 {
@@ -230,7 +230,7 @@ static void test_hold_bound_by_config(void **state)
 		else
 			assert_true(v2_hold(shift, scale, v2_max(shift, scale)) > bound);
 	}
-	/* The sawtooth at 4 KiB and scale 5 (issue 23, item 5). */
+	/* The sawtooth at 4 KiB and scale 5. */
 	assert_int_equal(pcp_bulk_max(12, 5, 127), 1016);
 	assert_int_equal(pcp_bulk_max(12, 5, 253), 1012);
 	assert_int_equal(pcp_bulk_max(12, 5, 310), 1240);
