@@ -3,7 +3,7 @@
 # -dev packages (scripts/deps --cross ARCH), tests run under qemu-user.
 #   cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-cross.cmake \
 #         -DPCPCTL_CROSS_ARCH=arm64          (or ppc64el)
-# tests/cross/run ARCH does this and runs the unit tests.
+# tests/cross/run.sh ARCH does this and runs the unit tests.
 set(PCPCTL_CROSS_ARCH "" CACHE STRING "Debian architecture to build for: arm64 or ppc64el")
 # CMake's compiler checks read this file again in a project of their own
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES PCPCTL_CROSS_ARCH)

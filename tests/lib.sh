@@ -3,9 +3,11 @@
 #   . "$(dirname "$0")/../lib.sh"      (from tests/DIR/)
 # One "ok   NAME" or "FAIL NAME" line per check, then "N passed, N failed"
 # and the exit status (finish); the temporary directory $work and its removal
-# at exit (workdir, at_exit).  CTest reads the exit status; people read the
-# lines.  (tests/kernel/guest-lib.sh has its own: it runs in a guest's
-# busybox sh, and tests/kernel/run parses its PASS/FAIL/SKIP lines.)
+# at exit (workdir, at_exit); the fake kernel trees (sysroot_tree); the polls
+# (await); the Debian packages a test needs (need).  CTest reads the exit
+# status; people read the lines.  (tests/kernel/guest-lib.sh has its own:
+# it runs in a guest's busybox sh, and tests/kernel/run.sh parses its
+# PASS/FAIL/SKIP lines.)
 
 pass=0 fail=0
 # quiet_ok=1: a check that passes only counts (loops of thousands of checks).
@@ -52,4 +54,76 @@ lib_exit() {
 workdir() {
 	work=$(mktemp -d "$@") || exit 1
 	trap lib_exit EXIT
+}
+
+# sysroot_tree DIR ZONEINFO [OPTION...] [KEY=VALUE...]: a fake kernel's tree
+# for --sysroot, made anew and printed (tests/sysroot-tree.sh says how).
+lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+sysroot_tree() { "$lib_dir/sysroot-tree.sh" "$@"; }
+
+# await CMD...: poll until CMD succeeds; fails after 300 s, which only a broken
+# test reaches (a loaded machine or valgrind only makes the wait longer).
+await() {
+	local end=$((SECONDS + 300))
+	# wait(a): poll every 20 ms until CMD succeeds, up to 300 s. Event: what CMD tests, named
+	#   where await is called.
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.02
+	done
+}
+
+# need PACKAGE...: install those of Debian's packages that are missing, as
+# scripts/deps --test would, one project script at a time (the lock of the
+# scripts that change the machine's packages); if the install fails, once
+# more after an apt-get update.  Fails, with apt-get's last lines, if they
+# cannot be installed.
+need() {
+	local p missing=() log
+	for p; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} = 0 ] && return 0
+	echo "# installing ${missing[*]}"
+	log=$(mktemp) || return 1
+	if ! lib_apt install "${missing[@]}" >"$log" 2>&1 &&
+		! { lib_apt update >"$log" 2>&1 && lib_apt install "${missing[@]}" >"$log" 2>&1; }; then
+		tail -n 20 "$log" | sed 's/^/    /' >&2
+		rm -f "$log"
+		return 1
+	fi
+	rm -f "$log"
+}
+lib_apt() {
+	# wait(a): no other project script changes packages (flock), then the dpkg lock is free; 900
+	#   s for each apt-get.
+	DEBIAN_FRONTEND=noninteractive flock /tmp/pcpctl-dpkg.lock apt-get -y -q \
+		--no-install-recommends -o DPkg::Lock::Timeout=900 "$@"
+}
+
+# expect NAME WANT_EXIT CMD...: ok when CMD exits WANT_EXIT; its stdout and
+# stderr are kept in $work/out and $work/err (after workdir), and shown (the
+# first 25 lines) when it does not.  The subshell keeps bash's "Killed" notice
+# of the crash tests off the log.
+expect() {
+	local name=$1 want=$2 got
+	shift 2
+	("$@" >"$work/out" 2>"$work/err"; exit $?) 2>/dev/null
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$name"; else
+		bad "$name: exit $got, expected $want"
+		cat "$work/out" "$work/err" | head -n 25 | sed 's/^/    /'
+	fi
+}
+
+# same NAME WANT GOT: ok when the two texts are equal; else both, or their
+# diff when either has many lines.
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"
+	elif [[ $2 != *$'\n'* && $3 != *$'\n'* ]]; then bad "$1: '$3', expected '$2'"
+	else
+		bad "$1: differs (< expected, > got)"
+		diff <(echo "$2") <(echo "$3") | head -n 10 | sed 's/^/    /'
+	fi
 }

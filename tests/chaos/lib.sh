@@ -27,17 +27,8 @@ moment() { printf '0.%06d' "$(rand 0 "$1")"; }
 
 # simtree DIR: a patched 6.1 with two nodes (batch and high fraction), for pcpctl-sim.
 simtree() {
-	local t=$1
-	rm -rf "$t"
-	mkdir -p "$t/proc/sys/kernel" "$t/proc/sys/vm" "$t/etc/sysctl.d" "$t/sim" \
-		"$t/sys/devices/system/node/node0" "$t/sys/devices/system/node/node1"
-	cp "$fixtures/debian-6.1-4cpu-2node.zoneinfo" "$t/proc/zoneinfo"
-	echo 6.1.0-57-pcpctl >"$t/proc/sys/kernel/osrelease"
-	mkdir -p "$t/proc/self" && echo "KernelPageSize:        4 kB" >"$t/proc/self/smaps"
-	echo 0 >"$t/proc/sys/vm/percpu_pagelist_batch"
-	echo 0 >"$t/proc/sys/vm/percpu_pagelist_high_fraction"
-	echo 0-1 >"$t/sys/devices/system/node/node0/cpulist"
-	echo 2-3 >"$t/sys/devices/system/node/node1/cpulist"
+	sysroot_tree "$1" "$fixtures/debian-6.1-4cpu-2node.zoneinfo" --sim --sysctl-d \
+		percpu_pagelist_batch=0 percpu_pagelist_high_fraction=0 >/dev/null
 }
 
 # snapshot ROOT: the pcp sysctls and the sysctl.d file (or its absence).
@@ -54,4 +45,31 @@ snapshot() {
 leftovers() {
 	ls -d "$1/run/pcpctl/journal" "$1/run/pcpctl/journal.tmp" \
 		"$1/etc/sysctl.d/90-pcpctl.conf.tmp" 2>/dev/null
+}
+
+# live_sysctl [TEST DESCRIPTION]: the live tests' sysctl in $sysctl; exit 77
+# (SKIP) unless root may write it, and TEST (shell code, eval'd), if given,
+# holds: DESCRIPTION says what it needs.
+live_sysctl() {
+	sysctl=/proc/sys/vm/percpu_pagelist_high_fraction
+	if [ "$(id -u)" != 0 ] || [ ! -w $sysctl ] || ! eval "${1:-true}"; then
+		echo "SKIP: needs root${2:+, }${2:-} and a writable $sysctl"
+		exit 77
+	fi
+}
+
+# killed_within MICROSECONDS CMD...: CMD in the background (its stderr in
+# $work/err), SIGKILLed at a random moment within MICROSECONDS; its exit
+# status in $rc (137 when the kill came first).
+killed_within() {
+	local window=$1 pid
+	shift
+	# wait(c): the kill moment (a random moment within the window); wait reaps the killed
+	#   command at once.
+	"$@" >/dev/null 2>"$work/err" &
+	pid=$!
+	sleep "$(moment "$window")"
+	kill -KILL $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
 }

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest half of tests/kernel/capture-zoneinfo (sourced by the initramfs init).
+# Guest half of tests/kernel/capture-zoneinfo.sh (sourced by the initramfs init).
 # Both the sysctl write and every read of /proc/zoneinfo run pinned to CPU 0,
 # so on 6.7+ kernels (lazy pcp->high) CPU 0 is the CPU that shows the result.
 ktg_section uname uname -r

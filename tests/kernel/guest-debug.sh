@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest half of tests/kernel/run's "debug" guest (busybox sh, sourced by the
+# Guest half of tests/kernel/run.sh's "debug" guest (busybox sh, sourced by the
 # initramfs init): a patched kernel with lockdep, atomic-sleep checks and
 # KCSAN, booted with memory blocks left offline (memhp_default_state=offline,
 # QEMU pc-dimms).  A loop writes vm.percpu_pagelist_batch (0, the largest

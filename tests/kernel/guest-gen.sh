@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest half of tests/kernel/run's generation guests (Debian's prebuilt
+# Guest half of tests/kernel/run.sh's generation guests (Debian's prebuilt
 # kernels of every generation, architecture and page size; busybox sh,
 # sourced by the initramfs init).
 #

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest half of tests/kernel/run for the guests that prove the lock-hold bound
+# Guest half of tests/kernel/run.sh for the guests that prove the lock-hold bound
 # on other page sizes and CONFIG_PCP_BATCH_SCALE_MAX values (arm64-16k,
 # arm64-64k, scale0; busybox sh, sourced by the initramfs init).
 #

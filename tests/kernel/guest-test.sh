@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest half of tests/kernel/run (busybox sh, sourced by the initramfs init).
+# Guest half of tests/kernel/run.sh (busybox sh, sourced by the initramfs init).
 #
 # /kt/env sets KT_KIND (patched|stock), KT_SERIES (6.1|6.12|7.3), KT_SCALE_MAX
 # (the kernel's CONFIG_PCP_BATCH_SCALE_MAX, 5 when unset) and KT_STRICT.

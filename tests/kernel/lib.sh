@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared pieces for booting kernels under QEMU (TCG) with a busybox initramfs.
 #
-# Sourced by tests/kernel/capture-zoneinfo and tests/kernel/run.
+# Sourced by tests/kernel/capture-zoneinfo.sh and tests/kernel/run.sh.
 #
 # Channels: the guest's kernel console is ttyS0 (kept in console.log for
 # debugging); the guest's test output goes to a second UART, ttyS1, which the
@@ -32,7 +32,7 @@ kt_need_pkgs() {
 	# The lock of the tests that change the machine's packages (doc_deb_install
 	# holds it while it compares the package set before and after).
 	# wait(a): no other project script changes packages, then the dpkg lock is free (900 s); the
-	#   test's 5400 s.
+	#   test's 2700 s.
 	(
 		flock 9
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \

@@ -4,7 +4,7 @@
  * generation and for any page size.  It is written apart from src/model/pcprules.c
  * and shares no code with it, so that a test compares two readings of the
  * kernel, and the simulator's numbers are checked against real captures
- * (tests/sim/golden).
+ * (tests/sim/golden.py).
  */
 #ifndef PCPCTL_SIMRULES_H
 #define PCPCTL_SIMRULES_H
