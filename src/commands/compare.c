@@ -212,15 +212,15 @@ static void csv_field(FILE *f, const char *s)
 static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 		     const struct row *rows, size_t nrows)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct atomic_stream out;
+	FILE *f;
 	int err;
 
-	if (!f) {
+	if (atomic_stream_open(&out)) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
+	f = out.f;
 	fprintf(f, "tasks,%s,label,hmean,change_pct,p,significant\n", in[0].f.parameter);
 	for (size_t r = 0; r < nrows; r++) {
 		const struct sweepfile_point *base = rows[r].at[0];
@@ -242,8 +242,7 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 		}
 	}
 	/* replaced as export's files are: a link there is replaced, never followed */
-	err = fclose(f) ? -ENOMEM : atomic_write_file(path, text, len);
-	free(text);
+	err = atomic_stream_commit(&out, path);
 	if (err) {
 		pcp_error("cannot write %s: %s", path, strerror(-err));
 		return EXIT_FAIL;

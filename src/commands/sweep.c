@@ -1038,15 +1038,15 @@ static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 
 static int write_csv(const char *path, const struct point *pts, size_t n, bool batch)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct atomic_stream out;
+	FILE *f;
 	int err;
 
-	if (!f) {
+	if (atomic_stream_open(&out)) {
 		pcp_error("out of memory");
 		return -ENOMEM;
 	}
+	f = out.f;
 	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
 	for (size_t i = 0; i < n; i++) {
@@ -1061,8 +1061,7 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 		fputc('\n', f);
 	}
 	/* replaced as the chart is: a link there is replaced, never followed */
-	err = fclose(f) ? -ENOMEM : atomic_write_file(path, text, len);
-	free(text);
+	err = atomic_stream_commit(&out, path);
 	if (err)
 		pcp_error("cannot write %s: %s", path, strerror(-err));
 	return err;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -109,4 +110,22 @@ int atomic_write_file(const char *path, const char *data, size_t len)
 	rc = atomic_write_at(dir, base, NULL, 0644, data, len);
 	close(dir);
 	return rc;
+}
+
+int atomic_stream_open(struct atomic_stream *s)
+{
+	s->text = NULL;
+	s->len = 0;
+	s->f = open_memstream(&s->text, &s->len);
+	return s->f ? 0 : -ENOMEM;
+}
+
+int atomic_stream_commit(struct atomic_stream *s, const char *path)
+{
+	int err = fclose(s->f) ? -ENOMEM : atomic_write_file(path, s->text, s->len);
+
+	free(s->text);
+	s->f = NULL;
+	s->text = NULL;
+	return err;
 }

@@ -8,6 +8,7 @@
 #define PCPCTL_ATOMICFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -33,5 +34,19 @@ int open_parent_dir(const char *path, const char **base);
 
 /* atomic_write_at() of path's last component in its directory, mode 0644. */
 int atomic_write_file(const char *path, const char *data, size_t len);
+
+/*
+ * A file built through stdio and then written whole: atomic_stream_open()
+ * gives f, a stream on memory (0, or -ENOMEM with nothing to free);
+ * atomic_stream_commit() closes it, replaces path with what was written
+ * (atomic_write_file()) and frees it: 0 or a negative errno.
+ */
+struct atomic_stream {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+int atomic_stream_open(struct atomic_stream *s);
+int atomic_stream_commit(struct atomic_stream *s, const char *path);
 
 #endif

@@ -97,6 +97,30 @@ static void test_failure_leaves_nothing(void **state)
 	assert_int_equal(entries(dir), 1);
 }
 
+/* A file built through stdio is written whole, and a failed one leaves nothing. */
+static void test_stream(void **state)
+{
+	const char *dir = *state;
+	struct atomic_stream out;
+	char path[256];
+	char *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	assert_int_equal(atomic_stream_open(&out), 0);
+	fprintf(out.f, "batch,hmean\n%d,%.3f\n", 310, 1.5);
+	assert_int_equal(atomic_stream_commit(&out, path), 0);
+	assert_null(out.text);
+	assert_int_equal(read_whole_file(path, &text, &len), 0);
+	assert_string_equal(text, "batch,hmean\n310,1.500\n");
+	free(text);
+	snprintf(path, sizeof(path), "%s/missing/sweep.csv", dir);
+	assert_int_equal(atomic_stream_open(&out), 0);
+	fputs("x\n", out.f);
+	assert_int_equal(atomic_stream_commit(&out, path), -ENOENT);
+	assert_int_equal(entries(dir), 1);
+}
+
 /*
  * A fixed temporary name (the journal's, the sysctl.d file's): what a crash
  * left there is removed, a link there or at the name is replaced, never
@@ -165,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_replace, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_failure_leaves_nothing, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_stream, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_at_fixed_tmp, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_at_opened_dir, make_dir, remove_dir),
 	};
