@@ -121,15 +121,17 @@ static void note_moved(const struct watch_sample *prev, const struct watch_sampl
 static int fit_table(struct interval_table *t, const struct watch_sample *first, bool per_cpu)
 {
 	int width = terminal_width();
-	char left[96];
+	char *left;
 
 	if (interval_table_fit(t, first, per_cpu, width)) {
 		pcp_error("out of memory");
 		return EXIT_FAIL;
 	}
-	if (interval_table_left_out(t, left, sizeof(left)))
+	left = interval_table_left_out(t);
+	if (left)
 		pcp_note("left out for a terminal of %d columns: %s (--json has them all)", width,
 			 left);
+	free(left);
 	return EXIT_OK;
 }
 
@@ -137,7 +139,7 @@ int interval_run(const struct sysroot *root, const struct interval_opts *o,
 	      const struct watch_select *sel)
 {
 	struct watch_sample samples[2] = { 0 };
-	struct interval_table table;
+	struct interval_table table = { 0 };
 	struct watch_sample *prev = NULL, *cur = &samples[0];
 	struct timespec due;
 	bool vm_warned = false;
@@ -166,14 +168,20 @@ int interval_run(const struct sysroot *root, const struct interval_opts *o,
 			break;
 		if (n == 0 && !o->json && (rc = fit_table(&table, cur, o->per_cpu)))
 			break;
-		if (n == 0 && !o->json && !o->noheadings)
-			interval_print_header(stdout, &table);
-		if (o->json)
+		if (o->json) {
 			interval_print_json(stdout, prev, cur, o->per_cpu);
-		else if (interval_print_rows(stdout, &table, prev, cur)) {
-			pcp_error("out of memory");
-			rc = EXIT_FAIL;
-			break;
+		} else {
+			int err = n == 0 && !o->noheadings ? interval_print_header(stdout, &table) : 0;
+
+			err = err ? err : interval_print_rows(stdout, &table, prev, cur);
+			if (err) {
+				if (err == -ENOMEM)
+					pcp_error("out of memory");
+				else
+					msg_stdout_failed(-err);
+				rc = EXIT_FAIL;
+				break;
+			}
 		}
 		/* Each sample goes out whole, to a pipe or a file as well. */
 		if (msg_flush_stdout()) {
@@ -189,6 +197,7 @@ int interval_run(const struct sysroot *root, const struct interval_opts *o,
 	}
 	watch_sample_free(&samples[0]);
 	watch_sample_free(&samples[1]);
+	interval_table_free(&table);
 	k->ops->close(k);
 	/*
 	 * The signals stay blocked: main returns next, and a second Ctrl-C

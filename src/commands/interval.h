@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "output.h"
 #include "watch.h"
 
 struct sysroot;
@@ -18,26 +19,26 @@ struct sysroot;
  * The writers (interval_print.c).  prev is NULL for the first sample, which
  * has no change and no rates yet.
  */
-#define INTERVAL_COLS_MAX 12
-/* The table's columns: their widths, and which a narrow terminal leaves out. */
+/* The table's layout: its columns' widths, and which a narrow terminal leaves out. */
 struct interval_table {
 	bool per_cpu;
-	int width[INTERVAL_COLS_MAX];
-	bool shown[INTERVAL_COLS_MAX];
+	struct colsel all;
+	struct table_layout layout;
 };
 /*
- * Size the table from its headings and the first sample; with termwidth
+ * Lay the table out by its headings and the first sample; with termwidth
  * above 0, leave out the least needed columns until a row fits in it.
- * 0 or -ENOMEM.
+ * 0 or -ENOMEM; interval_table_free frees what it holds.
  */
 int interval_table_fit(struct interval_table *t, const struct watch_sample *first, bool per_cpu,
-		    int termwidth);
-/* The columns left out, as "MAXFILL%, CPUS" in buf, or NULL when none is. */
-const char *interval_table_left_out(const struct interval_table *t, char *buf, size_t size);
-void interval_print_header(FILE *out, const struct interval_table *t);
-/* 0 or -ENOMEM. */
+		       int termwidth);
+/* The columns left out, as "CPUS, CHANGE, MAXFILL%", or NULL when none is; to be freed. */
+char *interval_table_left_out(const struct interval_table *t);
+/* 0 or a negative errno. */
+int interval_print_header(FILE *out, const struct interval_table *t);
 int interval_print_rows(FILE *out, const struct interval_table *t, const struct watch_sample *prev,
-		     const struct watch_sample *cur);
+			const struct watch_sample *cur);
+void interval_table_free(struct interval_table *t);
 /* One JSON document on one line. */
 void interval_print_json(FILE *out, const struct watch_sample *prev, const struct watch_sample *cur,
 		      bool per_cpu);

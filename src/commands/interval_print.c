@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The interval mode's two outputs: rows under one header, their widths set
- * by the first sample as vmstat(8) does (a table of libsmartcols would size
- * its columns to each block and shift between intervals), and JSON Lines.
+ * The interval mode's two outputs: rows under one heading, laid out by the
+ * first sample (output.h's table_layout), and JSON Lines.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,213 +10,148 @@
 #include <string.h>
 #include <time.h>
 
+#include <libsmartcols.h>
+
 #include "c.h"
 #include "interval.h"
+#include "output.h"
 #include "report.h"
 
-/* A cell of the table: "-" for a value not known (yet). */
-typedef char cell[24];
-
 /*
- * The columns of each table.  drop orders the columns a terminal too narrow
- * for all leaves out (1 first); 0 is never left out.  A column is as wide as
- * its heading, its widest cell in the first sample and its least width (for
- * what the first sample cannot show yet, as the rates).
+ * The columns of each table.  whint is the least width, for what the first
+ * sample cannot show yet (the rates); drop orders the columns a terminal
+ * too narrow for all leaves out (1 first); 0 is never left out.
  */
-static const struct column {
-	const char *name;
-	bool left;
-	int least, drop;
-} summary_cols[] = {
-	{ "TIME", true, 8, 0 }, { "NODE", false, 0, 0 }, { "ZONE", true, 6, 0 },
-	{ "CPUS", false, 0, 2 }, { "PAGES", false, 6, 0 }, { "CHANGE", false, 0, 3 },
-	{ "FILL%", false, 0, 0 }, { "MAXFILL%", false, 0, 1 }, { "BATCH", false, 0, 0 },
-	{ "HIGH", false, 0, 0 }, { "ALLOC/s", false, 7, 0 }, { "FREE/s", false, 7, 0 },
+#define COL(name, right, least, drop) \
+	{ name, least, (right) ? SCOLS_FL_RIGHT : 0, SCOLS_JSON_STRING, NULL, drop }
+static const struct coldesc summary_cols[] = {
+	COL("TIME", false, 8, 0), COL("NODE", true, 0, 0), COL("ZONE", false, 6, 0),
+	COL("CPUS", true, 0, 2), COL("PAGES", true, 6, 0), COL("CHANGE", true, 0, 3),
+	COL("FILL%", true, 0, 0), COL("MAXFILL%", true, 0, 1), COL("BATCH", true, 0, 0),
+	COL("HIGH", true, 0, 0), COL("ALLOC/s", true, 7, 0), COL("FREE/s", true, 7, 0),
 }, per_cpu_cols[] = {
-	{ "TIME", true, 8, 0 }, { "NODE", false, 0, 0 }, { "ZONE", true, 6, 0 },
-	{ "CPU", false, 0, 0 }, { "COUNT", false, 0, 0 }, { "CHANGE", false, 0, 3 },
-	{ "FILL%", false, 0, 0 }, { "BATCH", false, 0, 0 }, { "HIGH", false, 0, 0 },
-	{ "ALLOC/s", false, 7, 2 }, { "FREE/s", false, 7, 1 },
+	COL("TIME", false, 8, 0), COL("NODE", true, 0, 0), COL("ZONE", false, 6, 0),
+	COL("CPU", true, 0, 0), COL("COUNT", true, 0, 0), COL("CHANGE", true, 0, 3),
+	COL("FILL%", true, 0, 0), COL("BATCH", true, 0, 0), COL("HIGH", true, 0, 0),
+	COL("ALLOC/s", true, 7, 2), COL("FREE/s", true, 7, 1),
 };
+#undef COL
+static size_t every_col[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 
-static const struct column *columns(bool per_cpu, size_t *n)
+/* Every column of the table, in order. */
+static const struct coldesc *columns(bool per_cpu, struct colsel *all)
 {
-	*n = per_cpu ? ARRAY_SIZE(per_cpu_cols) : ARRAY_SIZE(summary_cols);
+	_Static_assert(ARRAY_SIZE(every_col) >= ARRAY_SIZE(summary_cols) &&
+		       ARRAY_SIZE(every_col) >= ARRAY_SIZE(per_cpu_cols), "a column unnumbered");
+	all->n = per_cpu ? ARRAY_SIZE(per_cpu_cols) : ARRAY_SIZE(summary_cols);
+	all->idx = every_col;
 	return per_cpu ? per_cpu_cols : summary_cols;
 }
 
-static void cell_int(cell c, bool have, long long v)
+/* "-" for a value not known (yet). */
+static int add_int(struct rows *r, bool have, long long v)
 {
-	if (have)
-		snprintf(c, sizeof(cell), "%lld", v);
-	else
-		snprintf(c, sizeof(cell), "-");
+	return have ? rows_add_int(r, v) : rows_add(r, "-");
 }
 
-static void cell_real(cell c, bool have, double v, int decimals)
+static int add_real(struct rows *r, bool have, double v, int decimals)
 {
-	if (have && !isnan(v))
-		snprintf(c, sizeof(cell), "%.*f", decimals, v);
-	else
-		snprintf(c, sizeof(cell), "-");
+	return have && !isnan(v) ? rows_add_fmt(r, "%.*f", decimals, v) : rows_add(r, "-");
 }
 
-static void cell_range(cell c, int lo, int hi)
+static int add_range(struct rows *r, int lo, int hi)
 {
-	if (lo == hi)
-		snprintf(c, sizeof(cell), "%d", lo);
-	else
-		snprintf(c, sizeof(cell), "%d-%d", lo, hi);
+	return lo == hi ? rows_add_int(r, lo) : rows_add_fmt(r, "%d-%d", lo, hi);
 }
 
-/* The rows of a sample, a cell per column, rows * ncols of them; NULL when out of memory. */
-static cell *sample_cells(const struct watch_sample *prev, const struct watch_sample *cur,
-			  bool per_cpu, size_t *rows)
+/* The rows of a sample into r: 0, or -ENOMEM with r freed. */
+static int sample_rows(const struct watch_sample *prev, const struct watch_sample *cur,
+		       bool per_cpu, struct rows *r)
 {
-	size_t ncols, n = per_cpu ? cur->ncpus : cur->nzones;
-	cell *c = calloc(n ? n * (columns(per_cpu, &ncols), ncols) : 1, sizeof(*c));
+	size_t n = per_cpu ? cur->ncpus : cur->nzones;
+	struct colsel all;
 	double free_s = 0;
 	bool have_free = watch_free_rate(prev, cur, &free_s);
 	struct watch_delta d;
 	char when[16];
 	struct tm tm;
+	int rc = 0;
 
-	if (!c)
-		return NULL;
-	*rows = n;
+	columns(per_cpu, &all);
+	rows_init(r, all.n);
 	localtime_r(&cur->wall.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	for (size_t i = 0; i < n; i++) {
-		cell *r = &c[i * ncols];
+	for (size_t i = 0; i < n && !rc; i++) {
 		const struct watch_zone *z = &cur->zones[per_cpu ? cur->cpus[i].zone : i];
-		size_t k = 0;
 
-		snprintf(r[k++], sizeof(cell), "%s", when);
-		cell_int(r[k++], true, z->node);
-		snprintf(r[k++], sizeof(cell), "%s", z->name);
-		if (per_cpu) {
+		rc = rows_add(r, when) || rows_add_int(r, z->node) || rows_add(r, z->name);
+		if (!rc && per_cpu) {
 			const struct watch_cpu *u = &cur->cpus[i];
 
 			watch_cpu_delta(prev, cur, i, &d);
-			cell_int(r[k++], true, u->cpu);
-			cell_int(r[k++], true, u->count);
-			cell_int(r[k++], d.have_change, d.change);
-			cell_real(r[k++], true, u->fill, 1);
-			cell_int(r[k++], true, u->batch);
-			cell_int(r[k++], true, u->high);
-		} else {
+			rc = rows_add_int(r, u->cpu) || rows_add_int(r, u->count) ||
+			     add_int(r, d.have_change, d.change) || add_real(r, true, u->fill, 1) ||
+			     rows_add_int(r, u->batch) || rows_add_int(r, u->high);
+		} else if (!rc) {
 			watch_zone_delta(prev, cur, i, &d);
-			cell_int(r[k++], true, (long long)z->cpus);
-			cell_int(r[k++], true, (long long)z->pages);
-			cell_int(r[k++], d.have_change, d.change);
-			cell_real(r[k++], true, z->fill_mean, 1);
-			cell_real(r[k++], true, z->fill_max, 1);
-			cell_range(r[k++], z->batch_min, z->batch_max);
-			cell_range(r[k++], z->high_lo, z->high_hi);
+			rc = rows_add_int(r, (long long)z->cpus) ||
+			     rows_add_int(r, (long long)z->pages) ||
+			     add_int(r, d.have_change, d.change) ||
+			     add_real(r, true, z->fill_mean, 1) || add_real(r, true, z->fill_max, 1) ||
+			     add_range(r, z->batch_min, z->batch_max) ||
+			     add_range(r, z->high_lo, z->high_hi);
 		}
-		cell_real(r[k++], d.have_alloc, d.alloc_per_s, 0);
-		cell_real(r[k], have_free, free_s, 0);
+		rc = rc || add_real(r, d.have_alloc, d.alloc_per_s, 0) ||
+		     add_real(r, have_free, free_s, 0) || rows_end(r);
 	}
-	return c;
+	if (rc) {
+		rows_free(r);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int interval_table_fit(struct interval_table *t, const struct watch_sample *first, bool per_cpu,
-		    int termwidth)
+		       int termwidth)
 {
-	size_t ncols, rows = 0;
-	const struct column *col = columns(per_cpu, &ncols);
-	cell *c = sample_cells(NULL, first, per_cpu, &rows);
-	int total = -1;
+	const struct coldesc *tbl = columns(per_cpu, &t->all);
+	struct rows r;
+	int rc;
 
-	if (!c)
-		return -ENOMEM;
-	memset(t, 0, sizeof(*t));
 	t->per_cpu = per_cpu;
-	for (size_t k = 0; k < ncols; k++) {
-		int w = (int)strlen(col[k].name);
-
-		w = w > col[k].least ? w : col[k].least;
-		for (size_t i = 0; i < rows; i++)
-			if ((int)strlen(c[i * ncols + k]) > w)
-				w = (int)strlen(c[i * ncols + k]);
-		t->width[k] = w;
-		t->shown[k] = true;
-		total += w + 1;
-	}
-	free(c);
-	/* A terminal too narrow for every column: the least needed go first. */
-	for (int drop = 1; termwidth > 0 && total > termwidth; drop++) {
-		size_t k = 0;
-
-		while (k < ncols && col[k].drop != drop)
-			k++;
-		if (k == ncols)
-			break;
-		t->shown[k] = false;
-		total -= t->width[k] + 1;
-	}
-	return 0;
+	if (sample_rows(NULL, first, per_cpu, &r))
+		return -ENOMEM;
+	rc = table_layout_fit(&t->layout, tbl, &t->all, &r, termwidth);
+	rows_free(&r);
+	return rc;
 }
 
-const char *interval_table_left_out(const struct interval_table *t, char *buf, size_t size)
+char *interval_table_left_out(const struct interval_table *t)
 {
-	size_t ncols, len = 0;
-	const struct column *col = columns(t->per_cpu, &ncols);
-
-	buf[0] = '\0';
-	for (size_t k = 0; k < ncols && len < size; k++)
-		if (!t->shown[k])
-			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
-						col[k].name);
-	return buf[0] ? buf : NULL;
+	return table_layout_left_out(&t->layout);
 }
 
-static void print_line(FILE *out, const struct interval_table *t, const char *const *text)
+int interval_print_header(FILE *out, const struct interval_table *t)
 {
-	size_t ncols;
-	const struct column *col = columns(t->per_cpu, &ncols);
-	bool first = true;
-
-	for (size_t k = 0; k < ncols; k++) {
-		if (!t->shown[k])
-			continue;
-		if (!first)
-			fputc(' ', out);
-		first = false;
-		fprintf(out, col[k].left ? "%-*s" : "%*s", t->width[k], text[k]);
-	}
-	fputc('\n', out);
-}
-
-void interval_print_header(FILE *out, const struct interval_table *t)
-{
-	size_t ncols;
-	const struct column *col = columns(t->per_cpu, &ncols);
-	const char *text[INTERVAL_COLS_MAX];
-
-	for (size_t k = 0; k < ncols; k++)
-		text[k] = col[k].name;
-	print_line(out, t, text);
+	return table_layout_print(out, &t->layout, true, NULL);
 }
 
 int interval_print_rows(FILE *out, const struct interval_table *t, const struct watch_sample *prev,
-		     const struct watch_sample *cur)
+			const struct watch_sample *cur)
 {
-	size_t ncols, rows = 0;
-	cell *c = sample_cells(prev, cur, t->per_cpu, &rows);
+	struct rows r;
+	int rc;
 
-	if (!c)
+	if (sample_rows(prev, cur, t->per_cpu, &r))
 		return -ENOMEM;
-	columns(t->per_cpu, &ncols);
-	for (size_t i = 0; i < rows; i++) {
-		const char *text[INTERVAL_COLS_MAX];
+	rc = table_layout_print(out, &t->layout, false, &r);
+	rows_free(&r);
+	return rc;
+}
 
-		for (size_t k = 0; k < ncols; k++)
-			text[k] = c[i * ncols + k];
-		print_line(out, t, text);
-	}
-	free(c);
-	return 0;
+void interval_table_free(struct interval_table *t)
+{
+	table_layout_free(&t->layout);
 }
 
 static void json_real(const char *key, bool have, double v, const char *fmt)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Static column tables drive every output format (table, JSON, raw, pairs)
- * through libsmartcols, and the -o lists and --help that name them.
+ * of output.h's writers, and the -o lists and --help that name them.
  */
 #ifndef PCPCTL_COLUMNS_H
 #define PCPCTL_COLUMNS_H
@@ -15,7 +15,7 @@ struct libscols_table;
 
 struct coldesc {
 	const char *name;
-	double whint;
+	double whint;		/* libsmartcols' width hint; from 1 up, the stream's least width */
 	int flags;		/* SCOLS_FL_* of libsmartcols.h */
 	int json_type;		/* SCOLS_JSON_* */
 	const char *help;

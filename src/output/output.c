@@ -385,15 +385,16 @@ static char *put_row(char *d, const struct coldesc *tbl, const struct colsel *se
 	for (size_t c = 0; c < ncols; c++) {
 		struct cell text = next_cell(pos);
 		bool right = tbl[sel->idx[c]].flags & SCOLS_FL_RIGHT, last = c + 1 == ncols;
+		size_t pad = width[c] > text.n ? width[c] - text.n : 0;
 
 		if (c)
 			*d++ = ' ';
 		/* The last column is not padded after its text, nor when it is empty. */
 		if (right && !(last && text.n == 0))
-			d = put_blanks(d, width[c] - text.n);
+			d = put_blanks(d, pad);
 		d = put_text(d, text);
 		if (!right && !last)
-			d = put_blanks(d, width[c] - text.n);
+			d = put_blanks(d, pad);
 	}
 	*d++ = '\n';
 	return d;
@@ -401,8 +402,9 @@ static char *put_row(char *d, const struct coldesc *tbl, const struct colsel *se
 
 /*
  * Each column's width in a table: its widest cell or its header, which
- * counts even when not printed, as libsmartcols counts it.  filled, unless
- * NULL, says which columns have a value in some row.  NULL on ENOMEM.
+ * counts even when not printed, as libsmartcols counts it, and at least its
+ * absolute width hint (whint >= 1).  filled, unless NULL, says which columns
+ * have a value in some row.  NULL on ENOMEM.
  */
 static size_t *table_widths(const struct coldesc *tbl, const struct colsel *sel,
 			    const struct rows *r, bool *filled)
@@ -413,7 +415,11 @@ static size_t *table_widths(const struct coldesc *tbl, const struct colsel *sel,
 	if (!width)
 		return NULL;
 	for (size_t c = 0; c < r->ncols; c++) {
-		width[c] = strlen(tbl[sel->idx[c]].name);
+		const struct coldesc *cd = &tbl[sel->idx[c]];
+
+		width[c] = strlen(cd->name);
+		if (cd->whint >= 1 && (size_t)cd->whint > width[c])
+			width[c] = (size_t)cd->whint;
 		if (filled)
 			filled[c] = false;
 	}
@@ -429,32 +435,42 @@ static size_t *table_widths(const struct coldesc *tbl, const struct colsel *sel,
 	return width;
 }
 
+/* Aligned columns width[] wide, one space apart, under their headings unless noheadings. */
+static int stream_aligned(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
+			  const size_t *width, bool noheadings, const struct rows *r)
+{
+	const char *pos;
+	size_t row_max = 1;
+	struct rows head;
+	int rc = 0;
+
+	rows_init(&head, sel->n);
+	for (size_t c = 0; c < sel->n && !rc; c++)
+		rc = rows_add(&head, tbl[sel->idx[c]].name);
+	/* A cell is at most ROWS_CELL_MAX wide, padded or not: a row always fits in the sink. */
+	for (size_t c = 0; c < sel->n; c++)
+		row_max += (width[c] > ROWS_CELL_MAX ? width[c] : ROWS_CELL_MAX) + 1;
+	if (!rc && !noheadings) {
+		pos = head.buf;
+		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, sel->n, &pos));
+	}
+	pos = r ? r->buf : NULL;
+	for (size_t i = 0; r && i < r->nrows && !rc; i++)
+		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, sel->n, &pos));
+	rows_free(&head);
+	return rc;
+}
+
 /* Aligned columns as wide as their widest cell or header, one space apart. */
 static int stream_table(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
 			const struct out_opts *opts, const struct rows *r)
 {
-	const char *pos;
-	size_t *width, row_max = 1;
-	struct rows head;
-	int rc = 0;
+	size_t *width = table_widths(tbl, sel, r, NULL);
+	int rc;
 
-	width = table_widths(tbl, sel, r, NULL);
 	if (!width)
 		return -ENOMEM;
-	rows_init(&head, r->ncols);
-	for (size_t c = 0; c < r->ncols && !rc; c++)
-		rc = rows_add(&head, tbl[sel->idx[c]].name);
-	/* Widths are at most ROWS_CELL_MAX, so a row always fits in the sink. */
-	for (size_t c = 0; c < r->ncols; c++)
-		row_max += width[c] + 1;
-	if (!rc && !opts->noheadings) {
-		pos = head.buf;
-		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, r->ncols, &pos));
-	}
-	pos = r->buf;
-	for (size_t i = 0; i < r->nrows && !rc; i++)
-		sink_done(s, put_row(sink_room(s, row_max), tbl, sel, width, r->ncols, &pos));
-	rows_free(&head);
+	rc = stream_aligned(s, tbl, sel, width, opts->noheadings, r);
 	free(width);
 	return rc;
 }
@@ -568,6 +584,30 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 	return 0;
 }
 
+static struct sink *sink_open(FILE *out)
+{
+	struct sink *s = malloc(sizeof(*s));
+
+	if (s) {
+		s->f = out;
+		s->n = 0;
+		s->err = 0;
+	}
+	return s;
+}
+
+/* Flushes and frees s; rc, else the first failed write's negative errno. */
+static int sink_close(struct sink *s, int rc)
+{
+	sink_flush(s);
+	if (!rc && !s->err && fflush(s->f) != 0)
+		s->err = errno ? errno : EIO;
+	if (!rc && s->err)
+		rc = -s->err;
+	free(s);
+	return rc;
+}
+
 int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		      const struct out_opts *opts, const char *name, const struct rows *r)
 {
@@ -577,12 +617,9 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 	/* The stream copies cells as they are; libsmartcols escapes what needs it. */
 	if (r->escape)
 		return print_rows_scols(out, tbl, sel, opts, name, r);
-	s = malloc(sizeof(*s));
+	s = sink_open(out);
 	if (!s)
 		return -ENOMEM;
-	s->f = out;
-	s->n = 0;
-	s->err = 0;
 	switch (opts->format) {
 	case OUT_JSON:
 		rc = stream_json(s, tbl, sel,
@@ -596,13 +633,7 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 		rc = stream_table(s, tbl, sel, opts, r);
 		break;
 	}
-	sink_flush(s);
-	if (!rc && !s->err && fflush(out) != 0)
-		s->err = errno ? errno : EIO;
-	if (!rc && s->err)
-		rc = -s->err;
-	free(s);
-	return rc;
+	return sink_close(s, rc);
 }
 
 int terminal_width(void)
@@ -741,6 +772,63 @@ static int print_fitted(const struct coldesc *tbl, const struct colsel *sel,
 	colsel_free(&shown);
 	free(keep);
 	return rc;
+}
+
+int table_layout_fit(struct table_layout *l, const struct coldesc *tbl, const struct colsel *sel,
+		     const struct rows *first, int termwidth)
+{
+	struct rows kept = { 0 };
+	int rc = -ENOMEM;
+
+	memset(l, 0, sizeof(*l));
+	l->tbl = tbl;
+	l->sel = sel;
+	l->keep = calloc(sel->n ? sel->n : 1, sizeof(*l->keep));
+	if (!l->keep)
+		goto out;
+	l->left_out = rows_fit(tbl, sel, first, termwidth, l->keep);
+	rc = rows_keep(sel, first, l->keep, &l->shown, &kept);
+	if (!rc) {
+		l->width = table_widths(tbl, &l->shown, &kept, NULL);
+		rc = l->width ? 0 : -ENOMEM;
+	}
+out:
+	rows_free(&kept);
+	if (rc)
+		table_layout_free(l);
+	return rc;
+}
+
+char *table_layout_left_out(const struct table_layout *l)
+{
+	return l->left_out ? left_out_names(l->tbl, l->sel, l->keep) : NULL;
+}
+
+int table_layout_print(FILE *out, const struct table_layout *l, bool heading,
+		       const struct rows *r)
+{
+	struct colsel shown = { 0 };
+	struct rows kept = { 0 };
+	struct sink *s = sink_open(out);
+	int rc = s ? 0 : -ENOMEM;
+
+	if (!rc && r)
+		rc = rows_keep(l->sel, r, l->keep, &shown, &kept);
+	if (!rc)
+		rc = stream_aligned(s, l->tbl, &l->shown, l->width, !heading, r ? &kept : NULL);
+	if (s)
+		rc = sink_close(s, rc);
+	rows_free(&kept);
+	colsel_free(&shown);
+	return rc;
+}
+
+void table_layout_free(struct table_layout *l)
+{
+	free(l->keep);
+	free(l->width);
+	colsel_free(&l->shown);
+	memset(l, 0, sizeof(*l));
 }
 
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,

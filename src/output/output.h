@@ -64,6 +64,33 @@ size_t rows_fit(const struct coldesc *tbl, const struct colsel *sel, const struc
 		int width, bool *keep);
 
 /*
+ * A table laid out once and printed a block of rows at a time: show
+ * --interval prints each sample under one heading with the widths of the
+ * first, as vmstat(8) does, where widths set per block would shift the
+ * columns between samples.  The layout keeps what rows_fit kept for a
+ * terminal termwidth columns wide (0: every column), each column as wide as
+ * table_widths makes it for the first block; a later cell wider than its
+ * column is printed whole.  tbl and sel must outlive the layout.
+ */
+struct table_layout {
+	const struct coldesc *tbl;
+	const struct colsel *sel;
+	bool *keep;		/* sel->n flags: the column is printed */
+	struct colsel shown;	/* the printed columns */
+	size_t *width;		/* shown.n widths */
+	size_t left_out;
+};
+/* 0 or -ENOMEM. */
+int table_layout_fit(struct table_layout *l, const struct coldesc *tbl, const struct colsel *sel,
+		     const struct rows *first, int termwidth);
+/* "A, B": the columns left out, NULL when none is or out of memory; the caller frees it. */
+char *table_layout_left_out(const struct table_layout *l);
+/* The heading when asked, then r's rows (r may be NULL); 0 or a negative errno. */
+int table_layout_print(FILE *out, const struct table_layout *l, bool heading,
+		       const struct rows *r);
+void table_layout_free(struct table_layout *l);
+
+/*
  * stdout through the stream.  A table on a terminal is first fitted to its
  * width by rows_fit (so that the output does not depend on the
  * libsmartcols of the machine), and a note on stderr names what was left

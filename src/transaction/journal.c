@@ -413,8 +413,9 @@ static int read_raw(int dir, char *buf, size_t size, size_t *len, char *why, siz
 	close(fd);
 	if (rc)
 		return rc;
-	buf[n] = '\0';
-	*len = (size_t)n;
+	/* read() returns at most size - 1; said again for GCC's -O3, which cannot see it. */
+	*len = (size_t)n < size ? (size_t)n : size - 1;
+	buf[*len] = '\0';
 	return 0;
 }
 

@@ -306,8 +306,9 @@ static char *print_two(bool json, bool per_cpu, bool first, int termwidth, bool 
 	} else {
 		assert_int_equal(interval_table_fit(&t, &cur, per_cpu, termwidth), 0);
 		if (header)
-			interval_print_header(out, &t);
+			assert_int_equal(interval_print_header(out, &t), 0);
 		assert_int_equal(interval_print_rows(out, &t, first ? NULL : &prev, &cur), 0);
+		interval_table_free(&t);
 	}
 	assert_int_equal(fclose(out), 0);
 	watch_sample_free(&prev);
@@ -374,7 +375,9 @@ static void test_table_rows(void **state)
 	char *narrow = print_two(false, false, false, 80, true);
 	struct watch_sample prev = { 0 }, cur = { 0 };
 	struct interval_table t;
-	char left[64];
+	char *left, *text = NULL;
+	size_t len = 0;
+	FILE *out;
 
 	(void)state;
 	/* One row per populated zone, under one header. */
@@ -399,11 +402,29 @@ static void test_table_rows(void **state)
 	/* Narrower still: CPUS, then CHANGE, and no more than those. */
 	two_samples(false, NULL, &prev, &cur);
 	assert_int_equal(interval_table_fit(&t, &cur, false, 40), 0);
-	assert_string_equal(interval_table_left_out(&t, left, sizeof(left)), "CPUS, CHANGE, MAXFILL%");
+	left = interval_table_left_out(&t);
+	assert_string_equal(left, "CPUS, CHANGE, MAXFILL%");
+	free(left);
+	interval_table_free(&t);
 	assert_int_equal(interval_table_fit(&t, &cur, false, 0), 0);
-	assert_null(interval_table_left_out(&t, left, sizeof(left)));
+	assert_null(interval_table_left_out(&t));
+	/* A later cell wider than its column is printed whole: the row grows, nothing is cut. */
+	cur.zones[0].pages = 123456789012ULL;
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(interval_print_rows(out, &t, NULL, &cur), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_non_null(strstr(text, "    0 DMA       4 123456789012      - "));
+	free(text);
+	interval_table_free(&t);
+	watch_sample_free(&prev);
+	watch_sample_free(&cur);
+	two_samples(true, NULL, &prev, &cur);
 	assert_int_equal(interval_table_fit(&t, &cur, true, 60), 0);
-	assert_string_equal(interval_table_left_out(&t, left, sizeof(left)), "ALLOC/s, FREE/s");
+	left = interval_table_left_out(&t);
+	assert_string_equal(left, "ALLOC/s, FREE/s");
+	free(left);
+	interval_table_free(&t);
 	watch_sample_free(&prev);
 	watch_sample_free(&cur);
 	free(first);
