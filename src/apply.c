@@ -80,8 +80,8 @@ struct apply_ctx {
 
 static void tell(const struct apply_ctx *c, const struct apply_event *ev)
 {
-	if (c->l && c->l->heard)
-		c->l->heard(ev, c->l->ctx);
+	if (c->l && c->l->on_event)
+		c->l->on_event(ev, c->l->ctx);
 }
 
 #define TELL(c, ...) tell((c), &(struct apply_event){ __VA_ARGS__ })

@@ -175,11 +175,7 @@ int interval_run(const struct sysroot *root, const struct interval_opts *o,
 
 			err = err ? err : interval_print_rows(stdout, &table, prev, cur);
 			if (err) {
-				if (err == -ENOMEM)
-					pcp_error("out of memory");
-				else
-					msg_stdout_failed(-err);
-				rc = EXIT_FAIL;
+				rc = rows_print_failed(err);
 				break;
 			}
 		}

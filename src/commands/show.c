@@ -493,15 +493,10 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 
 		rc = o->summary ? print_summary(k, &zi, &f, &o->out, &sel, &shown) :
 				  print_pagesets(&zi, &f, &o->out, &sel, &shown);
-		if (rc) {
-			if (rc == -ENOMEM)
-				pcp_error("out of memory");
-			else
-				msg_stdout_failed(-rc);
-			rc = EXIT_FAIL;
-		} else if (!shown) {
+		if (rc)
+			rc = rows_print_failed(rc);
+		else if (!shown)
 			warn_empty(o);
-		}
 	}
 	k->ops->close(k);
 	colsel_free(&sel);

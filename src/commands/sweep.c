@@ -128,7 +128,7 @@ struct verdict {
 };
 
 /* The verdict among the points with this many tasks. */
-static struct verdict judge(const struct point *pts, size_t n, long tasks, bool command)
+static struct verdict verdict_of(const struct point *pts, size_t n, long tasks, bool command)
 {
 	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
 	struct welch w;
@@ -424,12 +424,70 @@ static int plan_user(const struct sweep_opts *o, struct sweep_plan *p)
 	}
 }
 
+/* The setting held while the other is swept (--with-batch, --with-fraction). */
+static int plan_pin(struct kernel *k, const struct sweep_opts *o, struct sweep_plan *p)
+{
+	const char *with = o->with_batch ? o->with_batch : o->with_fraction;
+	int rc;
+
+	if (!with)
+		return EXIT_OK;
+	if (!o->with_batch == !o->batch || (o->with_batch && o->with_fraction)) {
+		pcp_error("pin the setting that is not swept: --batch with --with-fraction, "
+			  "--fraction with --with-batch");
+		return EXIT_USAGE;
+	}
+	if ((rc = usage_number(o->with_batch ? "--with-batch" : "--with-fraction", with, 0,
+			       INT_MAX, &p->pin)) ||
+	    (rc = change_value_usage(k, !p->batch, p->pin)))
+		return rc;
+	p->pinned = true;
+	return EXIT_OK;
+}
+
+/* How long each point runs: --runs, --duration, --warmup, --precision, --max-duration. */
+static int plan_timing(const struct sweep_opts *o, struct sweep_plan *p)
+{
+	int rc = EXIT_OK;
+
+	if (o->precision) {
+		size_t len = strlen(o->precision);
+		char buf[32];
+
+		/* A percentage with or without its sign: 2% and 2 are the same. */
+		if (len && o->precision[len - 1] == '%')
+			len--;
+		if (len < 1 || len >= sizeof(buf) ||
+		    (snprintf(buf, sizeof(buf), "%.*s", (int)len, o->precision),
+		     parse_seconds(buf, 0.01, 100, &p->precision))) {
+			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
+				  "(e.g. 2%% or 2)", o->precision);
+			return EXIT_USAGE;
+		}
+		p->precision /= 100;
+		p->max_duration = 60;
+	} else if (o->max_duration) {
+		pcp_error("--max-duration bounds --precision: give both");
+		return EXIT_USAGE;
+	}
+	if ((o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
+	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
+	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))) ||
+	    (o->max_duration &&
+	     (rc = usage_seconds("--max-duration", o->max_duration, 0.01, &p->max_duration))))
+		return rc;
+	/* a COMMAND's runs take as long as they take: --duration is page_fault1's */
+	if (p->precision && !o->command && p->max_duration < p->duration) {
+		pcp_error("--max-duration %g is below --duration %g", p->max_duration, p->duration);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /*
- * The sweep's plan from its options.  With open_log (the sweep itself, not
- * a dry run) --workload-log is created or truncated for the workload;
- * without (the command table's check before the sweep runs, a dry run) it
- * is only checked to be writable, so that a sweep refused or not run leaves
- * the file as it was.
+ * The sweep's plan from its options.  --workload-log is only checked to be
+ * writable: cmd_sweep creates it once the privilege is checked, so that a
+ * sweep refused or not run leaves the file as it was.
  */
 static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_plan *p)
 {
@@ -476,51 +534,8 @@ static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_
 			  "the report), e.g. --plot sweep.svg", o->plot);
 		return EXIT_USAGE;
 	}
-	if (o->with_batch || o->with_fraction) {
-		const char *with = o->with_batch ? o->with_batch : o->with_fraction;
-
-		if (!o->with_batch == !o->batch || (o->with_batch && o->with_fraction)) {
-			pcp_error("pin the setting that is not swept: --batch with --with-fraction, "
-				  "--fraction with --with-batch");
-			return EXIT_USAGE;
-		}
-		if ((rc = usage_number(o->with_batch ? "--with-batch" : "--with-fraction", with, 0,
-				       INT_MAX, &p->pin)) ||
-		    (rc = change_value_usage(k, !p->batch, p->pin)))
-			return rc;
-		p->pinned = true;
-	}
-	if (o->precision) {
-		size_t len = strlen(o->precision);
-		char buf[32];
-
-		/* A percentage with or without its sign: 2% and 2 are the same. */
-		if (len && o->precision[len - 1] == '%')
-			len--;
-		if (len < 1 || len >= sizeof(buf) ||
-		    (snprintf(buf, sizeof(buf), "%.*s", (int)len, o->precision),
-		     parse_seconds(buf, 0.01, 100, &p->precision))) {
-			pcp_error("--precision \"%s\": give a percentage from 0.01%% to 100%% "
-				  "(e.g. 2%% or 2)", o->precision);
-			return EXIT_USAGE;
-		}
-		p->precision /= 100;
-		p->max_duration = 60;
-	} else if (o->max_duration) {
-		pcp_error("--max-duration bounds --precision: give both");
-		return EXIT_USAGE;
-	}
-	if ((o->runs && (rc = usage_number("--runs", o->runs, 1, 1000, &p->runs))) ||
-	    (o->duration && (rc = usage_seconds("--duration", o->duration, 0.01, &p->duration))) ||
-	    (o->warmup && (rc = usage_seconds("--warmup", o->warmup, 0, &p->warmup))) ||
-	    (o->max_duration &&
-	     (rc = usage_seconds("--max-duration", o->max_duration, 0.01, &p->max_duration))))
+	if ((rc = plan_pin(k, o, p)) || (rc = plan_timing(o, p)))
 		return rc;
-	/* a COMMAND's runs take as long as they take: --duration is page_fault1's */
-	if (p->precision && !o->command && p->max_duration < p->duration) {
-		pcp_error("--max-duration %g is below --duration %g", p->max_duration, p->duration);
-		return EXIT_USAGE;
-	}
 	if (o->workload_log && !o->command) {
 		pcp_error("--workload-log keeps an external workload's output: give its command after --");
 		return EXIT_USAGE;
@@ -1218,9 +1233,9 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 		       long value, bool dry_run, long *high)
 {
 	struct change_request req = point_request(p, value, dry_run);
-	struct apply_listener say = change_listener(root);
+	struct apply_listener listener = change_listener(root);
 	struct change_result res;
-	int rc = change_exit(root, apply_change(k, &req, NULL, &res, &say));
+	int rc = change_exit(root, apply_change(k, &req, NULL, &res, &listener));
 
 	if (!rc && high)
 		*high = largest_high(&res.zi_after);
@@ -1272,7 +1287,7 @@ void sweep_prep_free(struct sweep_prep *prep)
 
 int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const struct sweep_prep *prep)
 {
-	struct apply_listener say = change_listener(root);
+	struct apply_listener listener = change_listener(root);
 	struct change_session session = { .lock = -1 };
 	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
 	struct verdict *verdicts = NULL;
@@ -1320,7 +1335,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 		goto out;
 	}
 	catch_signals();
-	rc = change_exit(root, apply_session_begin(k, &session, &say));
+	rc = change_exit(root, apply_session_begin(k, &session, &listener));
 	if (rc)
 		goto out;
 	if (!o->json)
@@ -1356,7 +1371,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 				print_row(pt, &pts[t]);
 		}
 	}
-	end_rc = change_exit(root, apply_session_end(k, &session, &say));
+	end_rc = change_exit(root, apply_session_end(k, &session, &listener));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :
@@ -1369,7 +1384,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 	while (measured < npts && pts[measured].measured)
 		measured++;
 	for (size_t t = 0; t < p->ntasks; t++)
-		verdicts[t] = judge(pts, measured, p->tasks[t], o->command);
+		verdicts[t] = verdict_of(pts, measured, p->tasks[t], o->command);
 	if (print_result(o, p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p->batch) && !rc)

@@ -583,6 +583,51 @@ static int exit_code(int status)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Until the child exits: its output kept for the metric (outfd, -1 when no
+ * metric is read) and its log (logpipe) copied to log_fd.  0 with *end the
+ * moment it exited, -EINTR once *stop is set, or another negative errno.
+ */
+static int ext_wait(int pidfd, int outfd, int logpipe, int log_fd, struct outbuf *out,
+		    struct errtail *tail, volatile sig_atomic_t *stop, struct timespec *end)
+{
+	struct pollfd pfd[3] = {
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = outfd, .events = POLLIN },
+		{ .fd = logpipe, .events = POLLIN },
+	};
+	int rc;
+
+	for (;;) {
+		/* poll is never restarted after a handler: *stop is seen */
+		if (stopped(stop))
+			return -EINTR;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd[1].revents) {
+			rc = outbuf_read(out, outfd, log_fd);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				pfd[1].fd = -1;
+		}
+		if (pfd[2].revents) {
+			rc = errtail_read(tail, logpipe, log_fd);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				pfd[2].fd = -1;
+		}
+		if (pfd[0].revents) {
+			clock_gettime(CLOCK_MONOTONIC, end);
+			return 0;
+		}
+	}
+}
+
 int ext_run(char *const argv[], const struct runas *user, const char *metric_regex,
 	    struct ext_io *io, volatile sig_atomic_t *stop,
 	    double *wall_s, double *metric, int *exit_status)
@@ -590,7 +635,6 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 	struct outbuf out = { 0 };
 	struct errtail tail = { .last = io ? io->last_err : NULL };
 	struct timespec t0, t1;
-	struct pollfd pfd[3];
 	regex_t re;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, wlog[2] = { -1, -1 };
 	int log_fd = io ? io->log_fd : STDERR_FILENO;
@@ -648,42 +692,8 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 		goto done;
 	}
 
-	pfd[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = outp[0], .events = POLLIN };
-	pfd[2] = (struct pollfd){ .fd = wlog[0], .events = POLLIN };
-	while (!exited) {
-		/* poll is never restarted after a handler: *stop is seen */
-		if (stopped(stop)) {
-			rc = -EINTR;
-			goto done;
-		}
-		if (poll(pfd, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			goto done;
-		}
-		if (pfd[1].revents) {
-			rc = outbuf_read(&out, outp[0], log_fd);
-			if (rc < 0)
-				goto done;
-			if (rc == 0)
-				pfd[1].fd = -1;
-			rc = 0;
-		}
-		if (pfd[2].revents) {
-			rc = errtail_read(&tail, wlog[0], log_fd);
-			if (rc < 0)
-				goto done;
-			if (rc == 0)
-				pfd[2].fd = -1;
-			rc = 0;
-		}
-		if (pfd[0].revents) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			exited = true;
-		}
-	}
+	rc = ext_wait(pidfd, outp[0], wlog[0], log_fd, &out, &tail, stop, &t1);
+	exited = rc == 0;
 done:
 	if (pid > 0) {
 		/* ESRCH when nothing is left of the group: fine */

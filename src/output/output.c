@@ -831,6 +831,15 @@ void table_layout_free(struct table_layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int rows_print_failed(int err)
+{
+	if (err == -ENOMEM)
+		pcp_error("out of memory");
+	else
+		msg_stdout_failed(-err);
+	return EXIT_FAIL;
+}
+
 int print_rows(const struct coldesc *tbl, const struct colsel *sel, const struct out_opts *opts,
 	       const char *name, const struct rows *r)
 {

@@ -90,6 +90,9 @@ int table_layout_print(FILE *out, const struct table_layout *l, bool heading,
 		       const struct rows *r);
 void table_layout_free(struct table_layout *l);
 
+/* Says why rows were not printed: err is -ENOMEM or a failed write's; returns EXIT_FAIL. */
+int rows_print_failed(int err);
+
 /*
  * stdout through the stream.  A table on a terminal is first fitted to its
  * width by rows_fit (so that the output does not depend on the

@@ -140,9 +140,9 @@ struct apply_event {
 	const struct apply_moved *moved;
 };
 
-/* Who hears the events of a call; NULL hears nothing. */
+/* Who is told the events of a call; NULL is told nothing. */
 struct apply_listener {
-	void (*heard)(const struct apply_event *ev, void *ctx);
+	void (*on_event)(const struct apply_event *ev, void *ctx);
 	void *ctx;
 };
 

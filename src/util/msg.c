@@ -43,7 +43,7 @@ static void keep(const char *prefix, const char *fmt, va_list ap)
 }
 
 /* Errors go to stderr only: a report's "warnings" are what did not stop the command. */
-static void say(const char *prefix, bool kept, const char *fmt, va_list ap)
+static void print_message(const char *prefix, bool kept, const char *fmt, va_list ap)
 {
 	if (kept && record.on) {
 		va_list copy;
@@ -63,7 +63,7 @@ void pcp_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("", false, fmt, ap);
+	print_message("", false, fmt, ap);
 	va_end(ap);
 }
 
@@ -72,7 +72,7 @@ void pcp_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("warning: ", true, fmt, ap);
+	print_message("warning: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -81,7 +81,7 @@ void pcp_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say("note: ", true, fmt, ap);
+	print_message("note: ", true, fmt, ap);
 	va_end(ap);
 }
 
