@@ -208,49 +208,15 @@ int rows_end(struct rows *r)
 	return 0;
 }
 
-/*
- * libsmartcols prints a JSON table as an object of one array; every JSON
- * document of pcpctl starts with its "version" member, so the table is
- * printed to memory and the member put in after the opening brace.
- */
-static int scols_json_versioned(FILE *out, struct libscols_table *tb, int version)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int rc = 0;
-
-	if (!mem)
-		return -ENOMEM;
-	scols_table_set_stream(tb, mem);
-	if (scols_print_table(tb))
-		rc = -EIO;
-	if (fclose(mem) && !rc)
-		rc = -ENOMEM;
-	if (!rc && strncmp(text, "{\n", 2) != 0)
-		rc = -EIO;
-	/* An empty array is [], as the stream and the reports print it, not "[" and "]" lines. */
-	if (!rc && strchr(text, '[')) {
-		char *open = strchr(text, '['), *close = open + 1;
-
-		close += strspn(close, " \n");
-		if (*close == ']')
-			memmove(open + 1, close, strlen(close) + 1);
-	}
-	if (!rc && fprintf(out, "{\n   \"version\": %d,\n%s", version, text + 2) < 0)
-		rc = -EIO;
-	free(text);
-	return rc;
-}
-
-int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
-		     const struct out_opts *opts, const char *name, const struct rows *r)
+/* A table, raw or pairs by libsmartcols, which escapes the cells that need it. */
+static int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
+			    const struct out_opts *opts, const struct rows *r)
 {
 	struct libscols_table *tb;
 	const char *pos = r->buf;
 	int rc = 0;
 
-	tb = columns_table(tbl, sel, opts, name);
+	tb = columns_table(tbl, sel, opts, NULL);
 	if (!tb)
 		return -ENOMEM;
 	scols_table_set_stream(tb, out);
@@ -266,23 +232,12 @@ int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *
 
 			memcpy(text, cell.s, cell.n);
 			text[cell.n] = '\0';
-			/* libsmartcols copies bytes above 0x7f into JSON as they are. */
-			if (data && opts->format == OUT_JSON) {
-				char *valid = utf8_sanitize(data);
-
-				if (!valid || scols_line_refer_data(ln, c, valid)) {
-					free(valid);
-					rc = -ENOMEM;
-				}
-			} else if (data && scols_line_set_data(ln, c, data)) {
+			if (data && scols_line_set_data(ln, c, data))
 				rc = -ENOMEM;
-			}
 		}
 	}
-	if (!rc)
-		rc = opts->format != OUT_JSON ? (scols_print_table(tb) ? -EIO : 0) :
-		     scols_json_versioned(out, tb, opts->json_version ? opts->json_version :
-							    PCPCTL_JSON_VERSION);
+	if (!rc && scols_print_table(tb))
+		rc = -EIO;
 	scols_unref_table(tb);
 	return rc;
 }
@@ -511,6 +466,20 @@ static void stream_raw_or_pairs(struct sink *s, const struct coldesc *tbl,
 	}
 }
 
+/* A string cell as JSON has it inside its quotes (report.c's strings alike). */
+static char *put_json_text(char *d, struct cell c)
+{
+	const unsigned char *p = (const unsigned char *)c.s;
+	size_t n = c.n, used;
+
+	while (n) {
+		d += utf8_json_char(p, n, d, &used);
+		p += used;
+		n -= used;
+	}
+	return d;
+}
+
 static int stream_json(struct sink *s, const struct coldesc *tbl, const struct colsel *sel,
 		       int version, const char *name, const struct rows *r)
 {
@@ -534,8 +503,8 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 			key[c].text[i] = (char)tolower((unsigned char)key[c].text[i]);
 		key[c].n = (size_t)n;
 		key[c].quote = tbl[sel->idx[c]].json_type != SCOLS_JSON_NUMBER;
-		/* Key, a cell or null, two quotes, comma and newline. */
-		row_max += key[c].n + ROWS_CELL_MAX + 4;
+		/* Key, a cell (each byte escaped, at worst) or null, two quotes, comma and newline. */
+		row_max += key[c].n + ROWS_CELL_MAX * (r->escape ? UTF8_JSON_MAX : 1) + 4;
 	}
 	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", version);
 	sink_str(s, head);
@@ -560,13 +529,12 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 
 			memcpy(d, key[c].text, sizeof(key[c].text));
 			d += key[c].n;
-			/* Cells are digits and zone names ([A-Za-z0-9_]): nothing to escape. */
 			if (!cell.n) {
 				memcpy(d, "null", 4);
 				d += 4;
 			} else if (key[c].quote) {
 				*d++ = '"';
-				d = put_text(d, cell);
+				d = r->escape ? put_json_text(d, cell) : put_text(d, cell);
 				*d++ = '"';
 			} else {
 				d = put_text(d, cell);
@@ -614,9 +582,9 @@ int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel 
 	struct sink *s;
 	int rc = 0;
 
-	/* The stream copies cells as they are; libsmartcols escapes what needs it. */
-	if (r->escape)
-		return print_rows_scols(out, tbl, sel, opts, name, r);
+	/* JSON's strings are escaped here; libsmartcols escapes the other formats' cells. */
+	if (r->escape && opts->format != OUT_JSON)
+		return print_rows_scols(out, tbl, sel, opts, r);
 	s = sink_open(out);
 	if (!s)
 		return -ENOMEM;

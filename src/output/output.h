@@ -40,9 +40,11 @@ int rows_add_fmt(struct rows *r, const char *fmt, ...) __attribute__((format(pri
 /* Close the current row; -EINVAL unless it has ncols cells. */
 int rows_end(struct rows *r);
 
-/* name is the JSON key of the array. 0 or a negative errno. */
-int print_rows_scols(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
-		     const struct out_opts *opts, const char *name, const struct rows *r);
+/*
+ * The rows as opts says, name being the JSON key of the array; 0 or a
+ * negative errno.  A table, raw or pairs with a cell to escape is printed
+ * by libsmartcols, byte for byte what the stream prints of other cells.
+ */
 int print_rows_stream(FILE *out, const struct coldesc *tbl, const struct colsel *sel,
 		      const struct out_opts *opts, const char *name, const struct rows *r);
 /*

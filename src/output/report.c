@@ -88,20 +88,12 @@ static void json_string(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (n) {
-		size_t len = utf8_char_len(p, n);
+		char c[UTF8_JSON_MAX];
+		size_t used;
 
-		if (!len) {
-			fputs(UTF8_REPLACEMENT, out);
-			len = 1;
-		} else if (*p == '"' || *p == '\\') {
-			fprintf(out, "\\%c", *p);
-		} else if (*p < 0x20) {
-			fprintf(out, "\\u%04x", *p);
-		} else {
-			fwrite(p, 1, len, out);
-		}
-		p += len;
-		n -= len;
+		fwrite(c, 1, utf8_json_char(p, n, c, &used), out);
+		p += used;
+		n -= used;
 	}
 	fputc('"', out);
 }

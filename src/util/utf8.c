@@ -2,7 +2,6 @@
 #include "utf8.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 static inline bool continuation(unsigned char c)
@@ -46,27 +45,28 @@ size_t utf8_char_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-char *utf8_sanitize(const char *s)
+size_t utf8_json_char(const unsigned char *p, size_t n, char *out, size_t *used)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	/* Each byte becomes at most the three of U+FFFD. */
-	char *out = malloc(3 * n + 1), *d = out;
+	size_t len = utf8_char_len(p, n);
 
-	if (!out)
-		return NULL;
-	while (n) {
-		size_t len = utf8_char_len(p, n);
-
-		if (len) {
-			d = mempcpy(d, p, len);
-		} else {
-			d = mempcpy(d, UTF8_REPLACEMENT, 3);
-			len = 1;
-		}
-		p += len;
-		n -= len;
+	*used = len ? len : 1;
+	if (!len) {
+		memcpy(out, UTF8_REPLACEMENT, 3);
+		return 3;
 	}
-	*d = '\0';
-	return out;
+	if (*p == '"' || *p == '\\') {
+		out[0] = '\\';
+		out[1] = (char)*p;
+		return 2;
+	}
+	if (*p < 0x20) {
+		static const char hex[] = "0123456789abcdef";
+
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[*p >> 4];
+		out[5] = hex[*p & 0xf];
+		return 6;
+	}
+	memcpy(out, p, len);
+	return len;
 }

@@ -19,9 +19,12 @@
 size_t utf8_char_len(const unsigned char *p, size_t n);
 
 /*
- * s with each byte that starts no character replaced by U+FFFD, in a new
- * string; NULL when out of memory.
+ * The character at p (n > 0 bytes readable) as it stands inside a JSON
+ * string, into out: '"' and '\' escaped, a control character as \u00XX,
+ * a byte that starts no character as U+FFFD.  Sets *used to the bytes of p
+ * it stands for and returns the length of out, at most UTF8_JSON_MAX.
  */
-char *utf8_sanitize(const char *s);
+#define UTF8_JSON_MAX 6
+size_t utf8_json_char(const unsigned char *p, size_t n, char *out, size_t *used);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The streaming writer must print exactly what libsmartcols prints for the
  * same rows, in every format, so that output does not depend on which of
- * the two prints it (libsmartcols takes the rows with a cell to escape).
+ * the two prints it (libsmartcols takes a table, raw or pairs with a cell to
+ * escape; JSON is always the stream's).
  * rows_fit: which columns a table on a narrow terminal keeps.
  */
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <libsmartcols.h>
 
 #include "c.h"
+#include "columns.h"
 #include "output.h"
 
 /* The last numbers: the order in which a narrow terminal leaves them out (0: never). */
@@ -30,18 +32,68 @@ static const struct coldesc cols[] = {
 	{ "NOTE", 0, 0, SCOLS_JSON_STRING, "", 3 },
 };
 
+/*
+ * What libsmartcols prints of the rows, cell for cell: the oracle.  Its
+ * JSON document gains the "version" member that every pcpctl document
+ * starts with, and an empty array is [], as pcpctl prints it.
+ */
+static char *scols_render(const struct colsel *sel, const struct out_opts *o,
+			  const struct rows *r)
+{
+	struct libscols_table *tb = columns_table(cols, sel, o, "things");
+	const char *pos = r->buf;
+	char *text = NULL, *open;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(tb);
+	assert_non_null(f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		assert_non_null(ln);
+		for (size_t c = 0; c < r->ncols; c++) {
+			size_t n = (unsigned char)*pos;
+			char cell[ROWS_CELL_MAX + 1];
+
+			memcpy(cell, pos + 1, n);
+			cell[n] = '\0';
+			pos += n + 1;
+			if (n || o->format == OUT_RAW)
+				assert_int_equal(scols_line_set_data(ln, c, n ? cell : RAW_NONE), 0);
+		}
+	}
+	scols_table_set_stream(tb, f);
+	assert_int_equal(scols_print_table(tb), 0);
+	assert_int_equal(fclose(f), 0);
+	scols_unref_table(tb);
+	if (o->format != OUT_JSON)
+		return text;
+	open = strchr(text, '[');
+	if (open) {
+		size_t blank = strspn(open + 1, " \n");
+
+		if (open[1 + blank] == ']')
+			memmove(open + 1, open + 1 + blank, strlen(open + 1 + blank) + 1);
+	}
+	assert_memory_equal(text, "{\n", 2);
+	assert_true(asprintf(&open, "{\n   \"version\": 1,\n%s", text + 2) > 0);
+	free(text);
+	return open;
+}
+
 static char *render(bool scols, const struct colsel *sel, const struct out_opts *o,
 		    const struct rows *r)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 
-	assert_non_null(f);
 	if (scols)
-		assert_int_equal(print_rows_scols(f, cols, sel, o, "things", r), 0);
-	else
-		assert_int_equal(print_rows_stream(f, cols, sel, o, "things", r), 0);
+		return scols_render(sel, o, r);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(print_rows_stream(f, cols, sel, o, "things", r), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
 }
@@ -212,9 +264,9 @@ static void test_escaped_cells(void **state)
 		assert_string_equal(stream, scols);
 		if (!strstr(stream, cases[i].escaped))
 			fail_msg("format %d: no %s in %s", cases[i].format, cases[i].escaped, stream);
-		/* libsmartcols has no "version" member: it must be put in all the same. */
+		/* The stream escapes JSON's strings itself, and starts with the version. */
 		if (cases[i].format == OUT_JSON)
-			assert_memory_equal(scols, "{\n   \"version\": 1,\n   \"things\": [\n", 34);
+			assert_memory_equal(stream, "{\n   \"version\": 1,\n   \"things\": [\n", 34);
 		free(stream);
 		free(scols);
 		rows_free(&r);
@@ -224,14 +276,15 @@ static void test_escaped_cells(void **state)
 /*
  * A JSON table is UTF-8 whatever its cells hold: a byte that starts no
  * character (Latin-1, a stray continuation, an overlong, a surrogate) is
- * U+FFFD, and valid characters stay, by both writers alike.
+ * U+FFFD, and valid characters stay (libsmartcols would copy the bytes as
+ * they are, so JSON is never its).
  */
 static void test_json_cells_utf8(void **state)
 {
 	struct colsel sel = { (size_t[]){ 0, 1 }, 2 };
 	struct out_opts o = { .format = OUT_JSON };
 	struct rows r;
-	char *stream, *scols;
+	char *stream;
 
 	(void)state;
 	rows_init(&r, 2);
@@ -239,13 +292,10 @@ static void test_json_cells_utf8(void **state)
 	assert_int_equal(rows_add(&r, "caf\xe9 \x80 \xc0\xaf \xed\xa0\x80 \xc3\xa9\xf0\x9f\x98\x80"), 0);
 	assert_int_equal(rows_end(&r), 0);
 	stream = render(false, &sel, &o, &r);
-	scols = render(true, &sel, &o, &r);
-	assert_string_equal(stream, scols);
-	if (!strstr(scols, "\"caf\xef\xbf\xbd \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+	if (!strstr(stream, "\"caf\xef\xbf\xbd \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
 			   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xc3\xa9\xf0\x9f\x98\x80\""))
-		fail_msg("not U+FFFD for each invalid byte: %s", scols);
+		fail_msg("not U+FFFD for each invalid byte: %s", stream);
 	free(stream);
-	free(scols);
 	rows_free(&r);
 }
 
