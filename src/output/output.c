@@ -504,7 +504,7 @@ static int stream_json(struct sink *s, const struct coldesc *tbl, const struct c
 		key[c].n = (size_t)n;
 		key[c].quote = tbl[sel->idx[c]].json_type != SCOLS_JSON_NUMBER;
 		/* Key, a cell (each byte escaped, at worst) or null, two quotes, comma and newline. */
-		row_max += key[c].n + ROWS_CELL_MAX * (r->escape ? UTF8_JSON_MAX : 1) + 4;
+		row_max += key[c].n + (size_t)ROWS_CELL_MAX * (r->escape ? UTF8_JSON_MAX : 1) + 4;
 	}
 	snprintf(head, sizeof(head), "{\n   \"version\": %d,\n   \"", version);
 	sink_str(s, head);

@@ -89,9 +89,9 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 	while (n) {
 		char c[UTF8_JSON_MAX];
-		size_t used;
+		size_t used, len = utf8_json_char(p, n, c, &used);
 
-		fwrite(c, 1, utf8_json_char(p, n, c, &used), out);
+		fwrite(c, 1, len, out);
 		p += used;
 		n -= used;
 	}

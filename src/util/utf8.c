@@ -51,7 +51,8 @@ size_t utf8_json_char(const unsigned char *p, size_t n, char *out, size_t *used)
 
 	*used = len ? len : 1;
 	if (!len) {
-		memcpy(out, UTF8_REPLACEMENT, 3);
+		for (size_t i = 0; i < 3; i++)
+			out[i] = UTF8_REPLACEMENT[i];
 		return 3;
 	}
 	if (*p == '"' || *p == '\\') {
@@ -62,7 +63,10 @@ size_t utf8_json_char(const unsigned char *p, size_t n, char *out, size_t *used)
 	if (*p < 0x20) {
 		static const char hex[] = "0123456789abcdef";
 
-		memcpy(out, "\\u00", 4);
+		out[0] = '\\';
+		out[1] = 'u';
+		out[2] = '0';
+		out[3] = '0';
 		out[4] = hex[*p >> 4];
 		out[5] = hex[*p & 0xf];
 		return 6;
