@@ -607,19 +607,16 @@ static int ext_wait(int pidfd, int outfd, int logpipe, int log_fd, struct outbuf
 				continue;
 			return -errno;
 		}
-		if (pfd[1].revents) {
-			rc = outbuf_read(out, outfd, log_fd);
+		/* The output, then the log: each read until its end of file. */
+		for (int i = 1; i < 3; i++) {
+			if (!pfd[i].revents)
+				continue;
+			rc = i == 1 ? outbuf_read(out, outfd, log_fd) :
+				      errtail_read(tail, logpipe, log_fd);
 			if (rc < 0)
 				return rc;
 			if (rc == 0)
-				pfd[1].fd = -1;
-		}
-		if (pfd[2].revents) {
-			rc = errtail_read(tail, logpipe, log_fd);
-			if (rc < 0)
-				return rc;
-			if (rc == 0)
-				pfd[2].fd = -1;
+				pfd[i].fd = -1;
 		}
 		if (pfd[0].revents) {
 			clock_gettime(CLOCK_MONOTONIC, end);

@@ -270,24 +270,24 @@ static int parse_observed(char *text, bool v3, struct journal *j, char *why, siz
 	return 0;
 }
 
-int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen)
+/*
+ * The journal's envelope: its size, its first line (v1 and v3 say which
+ * version) and its checksum line, which is cut off (text then ends after
+ * the last record).  0 or -EBADMSG with why.
+ */
+static int check_envelope(char *text, size_t len, bool *v1, bool *v3, char *why, size_t whylen)
 {
-	char *sum;
-	char *line, *save;
 	unsigned long long want;
-	unsigned seen = 0;
-	bool v1, v3;
-	char tail;
+	char *sum, tail;
 
-	memset(j, 0, sizeof(*j));
 	if (len > JOURNAL_MAX || memchr(text, '\0', len)) {
 		snprintf(why, whylen, "it is too large or binary");
 		return -EBADMSG;
 	}
 	sum = strstr(text, "\nsum ");
-	v1 = strncmp(text, JOURNAL_MAGIC_V1, strlen(JOURNAL_MAGIC_V1)) == 0;
-	v3 = strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) == 0;
-	if (!v1 && !v3 && strncmp(text, JOURNAL_MAGIC_V2, strlen(JOURNAL_MAGIC_V2)) != 0) {
+	*v1 = strncmp(text, JOURNAL_MAGIC_V1, strlen(JOURNAL_MAGIC_V1)) == 0;
+	*v3 = strncmp(text, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) == 0;
+	if (!*v1 && !*v3 && strncmp(text, JOURNAL_MAGIC_V2, strlen(JOURNAL_MAGIC_V2)) != 0) {
 		snprintf(why, whylen, "it does not start with \"pcpctl journal v3\" (or v2, v1)");
 		return -EBADMSG;
 	}
@@ -302,10 +302,51 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 		return -EBADMSG;
 	}
 	sum[1] = '\0';
+	return 0;
+}
+
+/* A setting's line, "NAME VALUE": the sysctl and its value before the change. */
+static int parse_setting(const char *line, const char *value, struct journal *j, char *why,
+			 size_t whylen)
+{
+	int s;
+
+	if (j->committed || j->persist || j->have_wrote || j->nzones) {
+		snprintf(why, whylen, "%s comes after the lines that follow the settings", line);
+		return -EBADMSG;
+	}
+	s = sysctl_by_name(line);
+	if (s < 0) {
+		snprintf(why, whylen, "unknown setting \"%s\"", line);
+		return -EBADMSG;
+	}
+	for (size_t i = 0; i < j->n; i++)
+		if (j->sysctl[i] == (enum pcp_sysctl)s) {
+			snprintf(why, whylen, "%s is recorded twice", line);
+			return -EBADMSG;
+		}
+	if (parse_long(value, 0, INT_MAX, &j->old[j->n])) {
+		snprintf(why, whylen, "%s has an invalid value \"%s\"", line, value);
+		return -EBADMSG;
+	}
+	j->sysctl[j->n++] = (enum pcp_sysctl)s;
+	return 0;
+}
+
+int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t whylen)
+{
+	char *line, *save;
+	unsigned seen = 0;
+	bool v1, v3;
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	rc = check_envelope(text, len, &v1, &v3, why, whylen);
+	if (rc)
+		return rc;
 	for (line = strtok_r(text + strlen(JOURNAL_MAGIC), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *value = strchr(line, ' ');
-		int s;
 
 		if (j->committed) {
 			snprintf(why, whylen, "\"%s\" follows the committed line", line);
@@ -329,8 +370,6 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 		}
 		*value++ = '\0';
 		if (strcmp(line, "observed") == 0) {
-			int rc;
-
 			if (v1 || j->persist || !j->n) {
 				snprintf(why, whylen, "an observed line %s", v1 ? "in a v1 journal" :
 					 "comes before the settings or after the persist line");
@@ -346,32 +385,15 @@ int journal_parse(char *text, size_t len, struct journal *j, char *why, size_t w
 			return -EBADMSG;
 		}
 		if (strcmp(line, "persisted") == 0 || strcmp(line, "wrote") == 0) {
-			int rc = line[0] == 'p' ? parse_persisted(value, j, why, whylen) :
-						  parse_wrote(value, j, &seen, why, whylen);
-
+			rc = line[0] == 'p' ? parse_persisted(value, j, why, whylen) :
+					      parse_wrote(value, j, &seen, why, whylen);
 			if (rc)
 				return rc;
 			continue;
 		}
-		if (j->committed || j->persist || j->have_wrote || j->nzones) {
-			snprintf(why, whylen, "%s comes after the lines that follow the settings", line);
-			return -EBADMSG;
-		}
-		s = sysctl_by_name(line);
-		if (s < 0) {
-			snprintf(why, whylen, "unknown setting \"%s\"", line);
-			return -EBADMSG;
-		}
-		for (size_t i = 0; i < j->n; i++)
-			if (j->sysctl[i] == (enum pcp_sysctl)s) {
-				snprintf(why, whylen, "%s is recorded twice", line);
-				return -EBADMSG;
-			}
-		if (parse_long(value, 0, INT_MAX, &j->old[j->n])) {
-			snprintf(why, whylen, "%s has an invalid value \"%s\"", line, value);
-			return -EBADMSG;
-		}
-		j->sysctl[j->n++] = (enum pcp_sysctl)s;
+		rc = parse_setting(line, value, j, why, whylen);
+		if (rc)
+			return rc;
 	}
 	if (j->n == 0) {
 		snprintf(why, whylen, "it records no setting");
