@@ -631,7 +631,7 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 {
 	struct outbuf out = { 0 };
 	struct errtail tail = { .last = io ? io->last_err : NULL };
-	struct timespec t0, t1;
+	struct timespec t0, t1 = { 0 };
 	regex_t re;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, wlog[2] = { -1, -1 };
 	int log_fd = io ? io->log_fd : STDERR_FILENO;
