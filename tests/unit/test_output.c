@@ -261,12 +261,17 @@ static void test_escaped_cells(void **state)
 		assert_int_equal(rows_end(&r), 0);
 		stream = render(false, &sel, &o, &r);
 		scols = render(true, &sel, &o, &r);
-		assert_string_equal(stream, scols);
 		if (!strstr(stream, cases[i].escaped))
 			fail_msg("format %d: no %s in %s", cases[i].format, cases[i].escaped, stream);
 		/* The stream escapes JSON's strings itself, and starts with the version. */
 		if (cases[i].format == OUT_JSON)
 			assert_memory_equal(stream, "{\n   \"version\": 1,\n   \"things\": [\n", 34);
+		/* libsmartcols 2.36 puts a JSON row on one line: compare the documents, not the layout. */
+		if (cases[i].format == OUT_JSON && !scols_lays_out_as_stream()) {
+			squeeze_json(stream);
+			squeeze_json(scols);
+		}
+		assert_string_equal(stream, scols);
 		free(stream);
 		free(scols);
 		rows_free(&r);
