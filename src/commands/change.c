@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "c.h"
+#include "command.h"
 #include "journal.h"
 #include "msg.h"
 #include "numparse.h"
@@ -677,7 +678,8 @@ static void print_report(const struct change_result *r, const struct change_requ
 		print_persist_text(root, req, r, pr);
 }
 
-int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json)
+/* set or reset, as prepared. */
+static int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json)
 {
 	struct apply_listener listener = change_listener(root);
 	const struct change_request *req = &p->req;
@@ -773,7 +775,11 @@ static int prep_open(const struct sysroot *root, struct change_prep *p)
 	return EXIT_OK;
 }
 
-int change_prepare(const struct sysroot *root, const struct change_opts *o, bool reset,
+/*
+ * set (or with reset, reset) and rollback: EXIT_OK, or an exit code after
+ * the command's usage and interface checks (exits 2 and 3 come first).
+ */
+static int change_prepare(const struct sysroot *root, const struct change_opts *o, bool reset,
 		   struct change_prep *p)
 {
 	int rc = prep_open(root, p);
@@ -785,7 +791,7 @@ int change_prepare(const struct sysroot *root, const struct change_opts *o, bool
 	return rc;
 }
 
-int rollback_prepare(const struct sysroot *root, bool discard, struct change_prep *p)
+static int rollback_prepare(const struct sysroot *root, bool discard, struct change_prep *p)
 {
 	int rc = prep_open(root, p);
 
@@ -877,7 +883,9 @@ static int cmd_discard(const struct sysroot *root, const struct change_prep *p, 
 	return rc;
 }
 
-int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json, bool discard)
+/* discard: rollback --discard, remove a journal that can never be applied. */
+static int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json,
+			bool discard)
 {
 	struct apply_listener listener = change_listener(root);
 	struct change_result r;
@@ -918,3 +926,135 @@ int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool j
 	apply_result_free(&r);
 	return rc;
 }
+
+/* What the command line says; set, reset and rollback hand it on. */
+static struct {
+	struct change_opts change;
+	int dry_run, persist, persist_only, discard;
+} cli;
+/* What the command prepared: the dispatcher checks the privilege on it, then run() runs it. */
+static struct change_prep prep;
+
+static const struct poptOption set_options[] = {
+	{ "batch", '\0', POPT_ARG_STRING, &cli.change.batch, 0, NULL, NULL },
+	{ "fraction", '\0', POPT_ARG_STRING, &cli.change.fraction, 0, NULL, NULL },
+	{ "dry-run", '\0', POPT_ARG_NONE, &cli.dry_run, 0, NULL, NULL },
+	{ "persist", '\0', POPT_ARG_NONE, &cli.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &cli.persist_only, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static const struct poptOption reset_options[] = {
+	{ "dry-run", '\0', POPT_ARG_NONE, &cli.dry_run, 0, NULL, NULL },
+	{ "persist", '\0', POPT_ARG_NONE, &cli.persist, 0, NULL, NULL },
+	{ "persist-only", '\0', POPT_ARG_NONE, &cli.persist_only, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static const struct poptOption rollback_options[] = {
+	{ "discard", '\0', POPT_ARG_NONE, &cli.discard, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int prepare_change(const struct sysroot *root, const struct command_args *a, bool reset,
+			  struct change_prep **p)
+{
+	cli.change.json = a->common->json;
+	cli.change.dry_run = cli.dry_run;
+	cli.change.persist = cli.persist;
+	cli.change.persist_only = cli.persist_only;
+	*p = &prep;
+	return change_prepare(root, &cli.change, reset, &prep);
+}
+
+static int prepare_set(const struct sysroot *root, const struct command_args *a,
+		       struct change_prep **p)
+{
+	return prepare_change(root, a, false, p);
+}
+
+static int prepare_reset(const struct sysroot *root, const struct command_args *a,
+			 struct change_prep **p)
+{
+	return prepare_change(root, a, true, p);
+}
+
+static int run_change(const struct sysroot *root, const struct command_args *a)
+{
+	return cmd_change(root, &prep, a->common->json);
+}
+
+static int prepare_rollback(const struct sysroot *root, const struct command_args *a,
+			    struct change_prep **p)
+{
+	(void)a;
+	*p = &prep;
+	return rollback_prepare(root, cli.discard, &prep);
+}
+
+static int run_rollback(const struct sysroot *root, const struct command_args *a)
+{
+	return cmd_rollback(root, &prep, a->common->json, cli.discard);
+}
+
+static void done(void)
+{
+	change_prep_free(&prep);
+}
+
+#define DRY_RUN_HELP \
+	"     --dry-run        check all the change needs (access, lock, journal, the\n" \
+	"                      --persist file) and print what it would give each zone;\n" \
+	"                      write nothing\n"
+
+const struct command set_command = {
+	.name = "set",
+	.summary = "change batch and/or fraction, verified, or nothing changes",
+	.usage = "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
+	.options = set_options,
+	.options_help =
+	"     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
+	"                      default batch << CONFIG_PCP_BATCH_SCALE_MAX (2016 with\n"
+	"                      4 KiB pages and 5); needs the vm.percpu_pagelist_batch\n"
+	"                      kernel patch\n"
+	"     --fraction N     high = managed pages / N: 0 (default) or 8 and up\n"
+	DRY_RUN_HELP
+	"     --persist        also record the settings in /etc/sysctl.d/90-pcpctl.conf\n"
+	"     --persist-only   only record them there, for the next boot; the kernel is\n"
+	"                      left as it is and need not have the sysctls\n"
+	" -J, --json           print the report as JSON\n",
+	.prepare = prepare_set,
+	.run = run_change,
+	.done = done,
+	.dry_run = &cli.dry_run,
+};
+
+const struct command reset_command = {
+	.name = "reset",
+	.summary = "put batch and fraction back to the kernel's defaults",
+	.usage = "[--dry-run] [--persist[-only]] [options]",
+	.options = reset_options,
+	.options_help =
+	DRY_RUN_HELP
+	"     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
+	"     --persist-only   only remove them there; the kernel is left as it is\n"
+	" -J, --json           print the report as JSON\n",
+	.prepare = prepare_reset,
+	.run = run_change,
+	.done = done,
+	.dry_run = &cli.dry_run,
+};
+
+const struct command rollback_command = {
+	.name = "rollback",
+	.summary = "restore what an interrupted set, reset or sweep recorded",
+	.usage = "[--discard] [options]",
+	.options = rollback_options,
+	.options_help =
+	"     --discard        remove a journal that can never be applied (the kernel\n"
+	"                      was replaced, or the rollback fails); print what it held\n"
+	" -J, --json           print the report as JSON\n",
+	.prepare = prepare_rollback,
+	.run = run_rollback,
+	.done = done,
+};

@@ -27,20 +27,8 @@ struct change_prep {
 	struct apply_plan plan;
 };
 
-/*
- * set (or with reset, reset) and rollback: EXIT_OK, or an exit code after
- * the command's usage and interface checks (exits 2 and 3 come first).
- * change_prep_free() after either, whatever they returned.
- */
-int change_prepare(const struct sysroot *root, const struct change_opts *o, bool reset,
-		   struct change_prep *p);
-int rollback_prepare(const struct sysroot *root, bool discard, struct change_prep *p);
+/* What a prepared change_prep holds, whatever came of it. */
 void change_prep_free(struct change_prep *p);
-
-/* set or reset, as prepared. */
-int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json);
-/* discard: rollback --discard, remove a journal that can never be applied. */
-int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json, bool discard);
 
 /* The listener that says what the transaction tells (apply.h), as pcpctl words it. */
 struct apply_listener change_listener(const struct sysroot *root);

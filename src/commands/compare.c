@@ -4,22 +4,29 @@
  * its change against the first sweep, and a mark where Welch's t-test on
  * the samples says the difference is significant
  */
-#include "compare.h"
-
 #include <errno.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
 #include "atomicfile.h"
+#include "command.h"
 #include "escape.h"
 #include "msg.h"
 #include "report.h"
 #include "stats.h"
 #include "sweepset.h"
 #include "welch.h"
+
+struct compare_opts {
+	const char **labels;	/* --label, once per input or never; NULL-terminated */
+	const char *csv;	/* also write the cells as CSV */
+	bool json;
+	char *const *files;	/* the sweep JSON files, the first the baseline */
+};
 
 /* Wide enough for "  12345678.90 (+1234.56%)"; a wider cell or label widens its column. */
 #define CELL_WIDTH 24
@@ -250,13 +257,13 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 	return EXIT_OK;
 }
 
-static int print_table(const struct compare_opts *o, const struct sweep_input *in, size_t nin,
+static int print_table(bool json, const struct sweep_input *in, size_t nin,
 		       const struct row *rows, size_t nrows)
 {
 	size_t *width = calloc(nin, sizeof(*width));
-	char (*text)[CELL_MAX] = o->json ? NULL : calloc(nrows * nin + 1, sizeof(*text));
+	char (*text)[CELL_MAX] = json ? NULL : calloc(nrows * nin + 1, sizeof(*text));
 
-	if (!width || (!o->json && !text)) {
+	if (!width || (!json && !text)) {
 		pcp_error("out of memory");
 		free(width);
 		free(text);
@@ -276,7 +283,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 				width[i] = w;
 		}
 	}
-	new_json_obj(o->json);
+	new_json_obj(json);
 	print_string(PRINT_JSON, "parameter", "%s", in[0].f.parameter);
 	print_string(PRINT_JSON, "workload", "%s", in[0].f.workload);
 	open_json_array("inputs");
@@ -287,7 +294,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 		close_json_object();
 	}
 	close_json_array();
-	if (!o->json) {
+	if (!json) {
 		printf("%-5s %6s %9s", "", "TASKS", in[0].f.parameter[0] == 'b' ? "BATCH" : "FRACTION");
 		for (size_t i = 0; i < nin; i++) {
 			/* a host name or kernel from a file: an ESC in it must not reach the terminal */
@@ -324,7 +331,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 		for (size_t i = 0; i < nin; i++) {
 			struct cell c = make_cell(base, rows[r].at[i]);
 
-			if (o->json)
+			if (json)
 				json_cell(&c);
 			else
 				put_right(text[r * nin + i], width[i]);
@@ -339,7 +346,7 @@ static int print_table(const struct compare_opts *o, const struct sweep_input *i
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }
 
-int cmd_compare(const struct compare_opts *o)
+static int cmd_compare(const struct compare_opts *o)
 {
 	const struct sweepfile_point **at = NULL;
 	struct sweep_input *in = NULL;
@@ -356,7 +363,7 @@ int cmd_compare(const struct compare_opts *o)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = print_table(o, in, nin, rows, nrows);
+	rc = print_table(o->json, in, nin, rows, nrows);
 	if (!rc && o->csv)
 		rc = write_csv(o->csv, in, nin, rows, nrows);
 out:
@@ -365,3 +372,34 @@ out:
 	free(at);
 	return rc;
 }
+
+static struct compare_opts cli;
+
+static const struct poptOption compare_options[] = {
+	{ "label", '\0', POPT_ARG_ARGV, &cli.labels, 0, NULL, NULL },
+	{ "csv", '\0', POPT_ARG_STRING, &cli.csv, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	(void)root;
+	cli.json = a->common->json;
+	cli.files = a->args;
+	return cmd_compare(&cli);
+}
+
+const struct command compare_command = {
+	.name = "compare",
+	.summary = "sweeps side by side: Hmean, change, significance",
+	.usage = "[--label NAME]... [options] FILE.json FILE.json...\n"
+		 " (a FILE.json of - is standard input)",
+	.options = compare_options,
+	.options_help =
+	"     --label NAME     the column of the next file (default: its host and kernel,\n"
+	"                      else its name); once per file or never\n"
+	"     --csv FILE       also write the cells as CSV\n"
+	" -J, --json           print the table as JSON\n",
+	.run = run,
+	.takes_command = true,
+};

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "export.h"
-
+/* pcpctl export: the pcp lists and sysctls for Prometheus. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomicfile.h"
+#include "command.h"
 #include "journal.h"
 #include "kernel.h"
 #include "msg.h"
@@ -43,7 +44,8 @@ static int render(struct kernel *k, bool per_cpu, char **text, size_t *len)
 	return EXIT_OK;
 }
 
-int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
+/* To file (replaced atomically) or, when NULL, stdout.  An exit code of msg.h. */
+static int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 {
 	struct kernel *k;
 	char *text = NULL;
@@ -81,3 +83,35 @@ int cmd_export(const struct sysroot *root, const char *file, bool per_cpu)
 	free(text);
 	return rc;
 }
+
+static struct {
+	const char *file;
+	int per_cpu;
+} cli;
+
+static const struct poptOption export_options[] = {
+	{ "output", 'o', POPT_ARG_STRING, &cli.file, 0, NULL, NULL },
+	{ "per-cpu", '\0', POPT_ARG_NONE, &cli.per_cpu, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	if (a->common->json) {
+		pcp_error("export does not take --json: it writes the Prometheus text format");
+		return EXIT_USAGE;
+	}
+	return cmd_export(root, cli.file, cli.per_cpu);
+}
+
+const struct command export_command = {
+	.name = "export",
+	.summary = "the pcp lists and sysctls as Prometheus gauges",
+	.usage = "[--per-cpu] [--output FILE] [options]",
+	.options = export_options,
+	.options_help =
+	" -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
+	"                      (- is stdout)\n"
+	"     --per-cpu        also a series per CPU (label cpu)\n",
+	.run = run,
+};

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "atomicfile.h"
+#include "command.h"
 #include "msg.h"
 #include "svg.h"
 #include "sweepset.h"
@@ -250,7 +251,7 @@ bool chart_svg_name(const char *path)
 	return !dot || dot == base || strcasecmp(dot, ".svg") == 0;
 }
 
-int cmd_plot(const struct plot_opts *o)
+static int cmd_plot(const struct plot_opts *o)
 {
 	struct sweep_input *in = NULL;
 	size_t nin = 0;
@@ -273,3 +274,35 @@ int cmd_plot(const struct plot_opts *o)
 	sweepset_free(in, nin);
 	return rc;
 }
+
+static struct plot_opts cli;
+
+static const struct poptOption plot_options[] = {
+	{ "label", '\0', POPT_ARG_ARGV, &cli.labels, 0, NULL, NULL },
+	{ "output", 'o', POPT_ARG_STRING, &cli.output, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	(void)root;
+	if (a->common->json) {
+		pcp_error("plot does not take --json: it writes an SVG chart");
+		return EXIT_USAGE;
+	}
+	cli.files = a->args;
+	return cmd_plot(&cli);
+}
+
+const struct command plot_command = {
+	.name = "plot",
+	.summary = "sweeps on one SVG chart, a line per file",
+	.usage = "-o FILE.svg [--label NAME]... [options] FILE.json...",
+	.options = plot_options,
+	.options_help =
+	" -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
+	"     --label NAME     the legend entry of the next file (default: its host\n"
+	"                      and kernel, else its name); once per file or never\n",
+	.run = run,
+	.takes_command = true,
+};

@@ -14,8 +14,6 @@ struct plot_opts {
 	char *const *files;	/* the sweep JSON files */
 };
 
-int cmd_plot(const struct plot_opts *o);
-
 struct sweep_input;
 
 /*

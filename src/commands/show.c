@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "show.h"
-
+/* pcpctl show: pagesets and per-zone summaries. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,11 @@
 #include <libsmartcols.h>
 
 #include "c.h"
+#include "columns.h"
+#include "command.h"
 #include "idlist.h"
 #include "interval.h"
+#include "journal.h"
 #include "kernel.h"
 #include "msg.h"
 #include "output.h"
@@ -20,6 +23,17 @@
 #include "suggest.h"
 #include "sysroot.h"
 #include "zoneinfo.h"
+
+struct show_opts {
+	struct out_opts out;
+	const char *nodes;	/* --node LIST */
+	const char *zones;	/* --zone NAME[,NAME] */
+	const char *cpus;	/* --cpu LIST */
+	bool summary;
+	bool per_cpu;		/* --per-cpu: one row per CPU, also with --interval */
+	const char *interval;	/* --interval SEC: sample until stopped or --count */
+	const char *count;	/* --count N */
+};
 
 enum {
 	COL_NODE, COL_ZONE, COL_CPU, COL_COUNT, COL_HIGH, COL_BATCH, COL_HIGH_MIN, COL_HIGH_MAX,
@@ -407,7 +421,7 @@ static void unknown_column(const struct coldesc *tbl, size_t ntbl, const char *b
 			  (int)len, bad);
 }
 
-int cmd_show(const struct sysroot *root, const struct show_opts *o)
+static int cmd_show(const struct sysroot *root, const struct show_opts *o)
 {
 	const struct coldesc *tbl = o->summary ? summary_columns : pageset_columns;
 	size_t ntbl = o->summary ? ARRAY_SIZE(summary_columns) : ARRAY_SIZE(pageset_columns);
@@ -505,10 +519,73 @@ int cmd_show(const struct sysroot *root, const struct show_opts *o)
 	return rc;
 }
 
-void show_columns_help(FILE *out)
+static void show_columns_help(FILE *out)
 {
 	fputs("\nColumns of show:\n", out);
 	columns_help(out, pageset_columns, ARRAY_SIZE(pageset_columns));
 	fputs("\nColumns of show --summary:\n", out);
 	columns_help(out, summary_columns, ARRAY_SIZE(summary_columns));
 }
+
+/* What the command line says; run() hands it to cmd_show. */
+static struct {
+	struct show_opts show;
+	int raw, pairs, output_all, noheadings, summary, per_cpu;
+} cli;
+
+static const struct poptOption show_options[] = {
+	{ "raw", 'r', POPT_ARG_NONE, &cli.raw, 0, NULL, NULL },
+	{ "pairs", 'P', POPT_ARG_NONE, &cli.pairs, 0, NULL, NULL },
+	{ "output", 'o', POPT_ARG_STRING, &cli.show.out.columns, 0, NULL, NULL },
+	{ "output-all", '\0', POPT_ARG_NONE, &cli.output_all, 0, NULL, NULL },
+	{ "noheadings", 'n', POPT_ARG_NONE, &cli.noheadings, 0, NULL, NULL },
+	{ "node", '\0', POPT_ARG_STRING, &cli.show.nodes, 0, NULL, NULL },
+	{ "zone", '\0', POPT_ARG_STRING, &cli.show.zones, 0, NULL, NULL },
+	{ "cpu", '\0', POPT_ARG_STRING, &cli.show.cpus, 0, NULL, NULL },
+	{ "summary", 's', POPT_ARG_NONE, &cli.summary, 0, NULL, NULL },
+	{ "per-cpu", '\0', POPT_ARG_NONE, &cli.per_cpu, 0, NULL, NULL },
+	{ "interval", '\0', POPT_ARG_STRING, &cli.show.interval, 0, NULL, NULL },
+	{ "count", '\0', POPT_ARG_STRING, &cli.show.count, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	int json = a->common->json;
+
+	if (json + cli.raw + cli.pairs > 1) {
+		pcp_error("--json, --raw and --pairs are mutually exclusive");
+		return EXIT_USAGE;
+	}
+	cli.show.out.format = json ? OUT_JSON : cli.raw ? OUT_RAW : cli.pairs ? OUT_PAIRS : OUT_TABLE;
+	cli.show.out.all_columns = cli.output_all;
+	cli.show.out.noheadings = cli.noheadings;
+	cli.show.summary = cli.summary;
+	cli.show.per_cpu = cli.per_cpu;
+	journal_warn_leftover(root);
+	return cmd_show(root, &cli.show);
+}
+
+const struct command show_command = {
+	.name = "show",
+	.summary = "list each CPU's pcp count, high and batch (the default)",
+	.usage = "[options]",
+	.options = show_options,
+	.options_help =
+	" -J, --json           use JSON output format\n"
+	" -r, --raw            use raw output format\n"
+	" -P, --pairs          use key=\"value\" output format\n"
+	" -o, --output LIST    columns to print; +LIST adds to the default columns\n"
+	"     --output-all     print all columns\n"
+	" -n, --noheadings     do not print headings\n"
+	"     --node LIST      only these NUMA nodes (e.g. 0,2-3)\n"
+	"     --zone NAMES     only zones (DMA, DMA32, Normal, HighMem, Movable, Device)\n"
+	"     --cpu LIST       only these CPUs (e.g. 0-3,8)\n"
+	" -s, --summary        one row per populated zone instead of one per CPU\n"
+	"     --per-cpu        one row per CPU (the default, except with --interval)\n"
+	"     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
+	"                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
+	"     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
+	.more_help = show_columns_help,
+	.run = run,
+};

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "command.h"
+#include "journal.h"
 #include "kernel.h"
 #include "msg.h"
 #include "pcprules.h"
@@ -195,7 +197,7 @@ static void print_tuned(const struct sysroot *root)
 		     "installed, does not re-apply sysctl.d (reapply_sysctl = 0)");
 }
 
-int cmd_status(const struct sysroot *root, bool json)
+static int cmd_status(const struct sysroot *root, bool json)
 {
 	struct zoneinfo zi = { .nzones = 0 };
 	bool have_zi;
@@ -258,3 +260,20 @@ int cmd_status(const struct sysroot *root, bool json)
 	free(release);
 	return delete_json_obj() ? EXIT_FAIL : EXIT_OK;
 }
+
+static const struct poptOption status_options[] = { POPT_TABLEEND };
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	journal_warn_leftover(root);
+	return cmd_status(root, a->common->json);
+}
+
+const struct command status_command = {
+	.name = "status",
+	.summary = "kernel release, pcp sysctls, what sysctl.d sets at boot",
+	.usage = "[options]",
+	.options = status_options,
+	.options_help = " -J, --json           use JSON output format\n",
+	.run = run,
+};

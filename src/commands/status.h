@@ -5,10 +5,6 @@
 
 #include <stdbool.h>
 
-struct sysroot;
-
-int cmd_status(const struct sysroot *root, bool json);
-
 /*
  * Where the batch patch is, for the messages that send an admin there: the
  * installed folder, or where that is absent (a build tree) the source's.

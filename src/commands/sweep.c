@@ -18,6 +18,7 @@
 #include "atomicfile.h"
 #include "c.h"
 #include "change.h"
+#include "command.h"
 #include "hostinfo.h"
 #include "lockprof.h"
 #include "msg.h"
@@ -1253,7 +1254,21 @@ static void plan_free(struct sweep_plan *p)
 		close(p->log_fd);
 }
 
-int sweep_prepare(const struct sysroot *root, const struct sweep_opts *o, struct sweep_prep *prep)
+/*
+ * What a sweep is to do, worked out once before it runs: its plan (values,
+ * tasks, workload), and in change the kernel and what the first value
+ * writes (the swept setting, and the pinned one), for the command table to
+ * check this process may.  sweep_prepare: an exit code, once the usage and
+ * the first value's interface are checked; sweep_prep_free() whatever it
+ * returned.
+ */
+struct sweep_prep {
+	struct change_prep change;
+	struct sweep_plan *plan;
+};
+
+static int sweep_prepare(const struct sysroot *root, const struct sweep_opts *o,
+			 struct sweep_prep *prep)
 {
 	struct change_prep *c = &prep->change;
 	struct change_request req;
@@ -1276,7 +1291,7 @@ int sweep_prepare(const struct sysroot *root, const struct sweep_opts *o, struct
 	return change_exit(root, apply_targets(c->k, &req, &c->plan));
 }
 
-void sweep_prep_free(struct sweep_prep *prep)
+static void sweep_prep_free(struct sweep_prep *prep)
 {
 	if (prep->plan)
 		plan_free(prep->plan);
@@ -1285,7 +1300,85 @@ void sweep_prep_free(struct sweep_prep *prep)
 	change_prep_free(&prep->change);
 }
 
-int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const struct sweep_prep *prep)
+/* Each value with each task count, in order, until one fails or a signal stops the sweep. */
+static int measure_all(struct kernel *k, const struct sysroot *root, const struct sysroot *live,
+		       const struct sweep_opts *o, const struct sweep_plan *p, struct point *pts)
+{
+	int rc = EXIT_OK;
+
+	for (size_t v = 0; v < p->n && !rc && !stop_requested; v++) {
+		long high = -1;
+
+		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p->n,
+			p->batch ? "batch" : "fraction", p->values[v]);
+		rc = apply_point(k, root, p, p->values[v], false, &high);
+		for (size_t t = 0; t < p->ntasks && !rc && !stop_requested; t++) {
+			struct point *pt = &pts[v * p->ntasks + t];
+
+			pt->value = p->values[v];
+			pt->tasks = p->tasks[t];
+			pt->high = high;
+			rc = measure(live, o, p, pt);
+			if (rc) {
+				if (rc != -EINTR && rc != -ECANCELED) {
+					char words[40];
+
+					pcp_error("measuring %s %ld with %s failed: %s",
+						  p->batch ? "batch" : "fraction", pt->value,
+						  tasks_words(o, pt->tasks, words, sizeof(words)),
+						  strerror(-rc));
+				}
+				return EXIT_FAIL;
+			}
+			if (p->precision)
+				print_precision(o, p, pt);
+			if (!o->json)
+				print_row(pt, &pts[t]);
+		}
+	}
+	return rc;
+}
+
+/*
+ * Whatever was measured, also after an error: the points, each task
+ * count's verdict, the CSV and the chart.  restored: the settings from
+ * before the sweep are back.  EXIT_FAIL when a report could not be written.
+ */
+static int report_points(const struct sweep_opts *o, const struct sweep_plan *p,
+			 const struct hostinfo *host, const struct point *pts, size_t npts,
+			 struct verdict *verdicts, bool restored)
+{
+	size_t measured = 0;
+	int rc = EXIT_OK;
+
+	while (measured < npts && pts[measured].measured)
+		measured++;
+	for (size_t t = 0; t < p->ntasks; t++)
+		verdicts[t] = verdict_of(pts, measured, p->tasks[t], o->command);
+	if (print_result(o, p, host, pts, measured, verdicts, restored))
+		rc = EXIT_FAIL;
+	if (measured && o->csv && write_csv(o->csv, pts, measured, p->batch))
+		rc = EXIT_FAIL;
+	if (measured && o->plot && write_plot(o, p, host, pts, measured, verdicts))
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+/* Every value (with the pin) as the kernel would take it, writing nothing; then the plan. */
+static int dry_run(struct kernel *k, const struct sysroot *root, const struct sweep_opts *o,
+		   const struct sweep_plan *p)
+{
+	int rc = EXIT_OK;
+
+	for (size_t v = 1; v < p->n && !rc; v++)
+		rc = apply_point(k, root, p, p->values[v], true, NULL);
+	if (!rc)
+		print_plan(o, p);
+	return rc;
+}
+
+static int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o,
+		     const struct sweep_prep *prep)
 {
 	struct apply_listener listener = change_listener(root);
 	struct change_session session = { .lock = -1 };
@@ -1295,9 +1388,9 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 	struct kernel *k = prep->change.k;
 	/* The workload runs here whatever --sysroot says: its load is the live system's. */
 	struct sysroot *live = NULL;
-	size_t npts = 0, measured = 0;
+	size_t npts = 0;
 	struct sweep_plan *p = prep->plan;
-	int rc = EXIT_OK, end_rc;
+	int rc = EXIT_OK, end_rc, report_rc;
 
 	if (o->workload_log && !o->dry_run) {
 		int fd = open_workload_log(o->workload_log);
@@ -1327,11 +1420,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 		pcp_warn("zone lock contention is not put down to the pcp refill or drain "
 			 "(null REFILL%% or DRAIN%%): %s", lockprof_callers_why(o->lockprof));
 	if (o->dry_run) {
-		/* every value (with the pin) as the kernel would take it, still writing nothing */
-		for (size_t v = 1; v < p->n && !rc; v++)
-			rc = apply_point(k, root, p, p->values[v], true, NULL);
-		if (!rc)
-			print_plan(o, p);
+		rc = dry_run(k, root, o, p);
 		goto out;
 	}
 	catch_signals();
@@ -1340,37 +1429,7 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 		goto out;
 	if (!o->json)
 		print_header(o, p);
-	for (size_t v = 0; v < p->n && !rc && !stop_requested; v++) {
-		long high = -1;
-
-		fprintf(stderr, "pcpctl: value %zu/%zu: %s %ld\n", v + 1, p->n,
-			p->batch ? "batch" : "fraction", p->values[v]);
-		rc = apply_point(k, root, p, p->values[v], false, &high);
-		for (size_t t = 0; t < p->ntasks && !rc && !stop_requested; t++) {
-			struct point *pt = &pts[v * p->ntasks + t];
-
-			pt->value = p->values[v];
-			pt->tasks = p->tasks[t];
-			pt->high = high;
-			rc = measure(live, o, p, pt);
-			if (rc) {
-				if (rc != -EINTR && rc != -ECANCELED) {
-					char words[40];
-
-					pcp_error("measuring %s %ld with %s failed: %s",
-						  p->batch ? "batch" : "fraction", pt->value,
-						  tasks_words(o, pt->tasks, words, sizeof(words)),
-						  strerror(-rc));
-				}
-				rc = EXIT_FAIL;
-				break;
-			}
-			if (p->precision)
-				print_precision(o, p, pt);
-			if (!o->json)
-				print_row(pt, &pts[t]);
-		}
-	}
+	rc = measure_all(k, root, live, o, p, pts);
 	end_rc = change_exit(root, apply_session_end(k, &session, &listener));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
@@ -1380,17 +1439,9 @@ int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const stru
 	}
 	if (end_rc)
 		rc = end_rc;
-	/* Whatever was measured is reported, also after an error. */
-	while (measured < npts && pts[measured].measured)
-		measured++;
-	for (size_t t = 0; t < p->ntasks; t++)
-		verdicts[t] = verdict_of(pts, measured, p->tasks[t], o->command);
-	if (print_result(o, p, &host, pts, measured, verdicts, end_rc == EXIT_OK) && !rc)
-		rc = EXIT_FAIL;
-	if (measured && o->csv && write_csv(o->csv, pts, measured, p->batch) && !rc)
-		rc = EXIT_FAIL;
-	if (measured && o->plot && write_plot(o, p, &host, pts, measured, verdicts) && !rc)
-		rc = EXIT_FAIL;
+	report_rc = report_points(o, p, &host, pts, npts, verdicts, end_rc == EXIT_OK);
+	if (!rc)
+		rc = report_rc;
 out:
 	for (size_t i = 0; pts && i < npts; i++)
 		free(pts[i].samples);
@@ -1401,3 +1452,112 @@ out:
 	sysroot_free(live);
 	return rc;
 }
+
+/* What the command line says; run() hands it on. */
+static struct {
+	struct sweep_opts sweep;
+	int dry_run;
+} cli;
+static struct sweep_prep prep;
+
+static const struct poptOption sweep_options[] = {
+	{ "batch", '\0', POPT_ARG_STRING, &cli.sweep.batch, 0, NULL, NULL },
+	{ "fraction", '\0', POPT_ARG_STRING, &cli.sweep.fraction, 0, NULL, NULL },
+	{ "tasks", '\0', POPT_ARG_STRING, &cli.sweep.tasks, 0, NULL, NULL },
+	{ "duration", '\0', POPT_ARG_STRING, &cli.sweep.duration, 0, NULL, NULL },
+	{ "warmup", '\0', POPT_ARG_STRING, &cli.sweep.warmup, 0, NULL, NULL },
+	{ "precision", '\0', POPT_ARG_STRING, &cli.sweep.precision, 0, NULL, NULL },
+	{ "max-duration", '\0', POPT_ARG_STRING, &cli.sweep.max_duration, 0, NULL, NULL },
+	{ "runs", '\0', POPT_ARG_STRING, &cli.sweep.runs, 0, NULL, NULL },
+	{ "metric", '\0', POPT_ARG_STRING, &cli.sweep.metric, 0, NULL, NULL },
+	{ "csv", '\0', POPT_ARG_STRING, &cli.sweep.csv, 0, NULL, NULL },
+	{ "plot", '\0', POPT_ARG_STRING, &cli.sweep.plot, 0, NULL, NULL },
+	{ "workload-log", '\0', POPT_ARG_STRING, &cli.sweep.workload_log, 0, NULL, NULL },
+	{ "with-batch", '\0', POPT_ARG_STRING, &cli.sweep.with_batch, 0, NULL, NULL },
+	{ "with-fraction", '\0', POPT_ARG_STRING, &cli.sweep.with_fraction, 0, NULL, NULL },
+	{ "user", '\0', POPT_ARG_STRING, &cli.sweep.user, 0, NULL, NULL },
+	{ "dry-run", '\0', POPT_ARG_NONE, &cli.dry_run, 0, NULL, NULL },
+	POPT_TABLEEND
+};
+
+/* The lock sampling needs what pcpctl is about to drop: open it first. */
+static void setup(const struct command_args *a)
+{
+	static char why[256];
+
+	if (a->common->sysroot) {
+		cli.sweep.lockprof_why = "--sysroot: the live kernel alone can be sampled";
+		return;
+	}
+	cli.sweep.lockprof = lockprof_open(why, sizeof(why));
+	cli.sweep.lockprof_why = why;
+}
+
+static int prepare(const struct sysroot *root, const struct command_args *a,
+		   struct change_prep **p)
+{
+	/* whatever follows the COMMAND is its own: its options too */
+	if (a->before_dashdash) {
+		pcp_error("give the COMMAND after --, as in pcpctl sweep --fraction 0,8 -- COMMAND "
+			  "[ARG...]; see pcpctl sweep --help");
+		return EXIT_USAGE;
+	}
+	cli.sweep.json = a->common->json;
+	cli.sweep.dry_run = cli.dry_run;
+	cli.sweep.command = a->args;
+	*p = &prep.change;
+	return sweep_prepare(root, &cli.sweep, &prep);
+}
+
+static int run(const struct sysroot *root, const struct command_args *a)
+{
+	(void)a;
+	return cmd_sweep(root, &cli.sweep, &prep);
+}
+
+static void done(void)
+{
+	sweep_prep_free(&prep);
+	lockprof_close(cli.sweep.lockprof);
+}
+
+const struct command sweep_command = {
+	.name = "sweep",
+	.summary = "measure a workload at each value and restore the settings",
+	.usage = "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
+	.options = sweep_options,
+	.options_help =
+	"     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
+	"     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
+	"     --tasks LIST     task counts, each point measured with each: 1,2,4 or\n"
+	"                      25%,50%,100% of the CPUs (default: all); page_fault1\n"
+	"                      runs one process per CPU, a COMMAND gets PCPCTL_TASKS\n"
+	"     --with-fraction N  hold the fraction at N while sweeping --batch\n"
+	"     --with-batch N   hold the batch at N while sweeping --fraction\n"
+	"     --duration S     seconds measured per run (default 10)\n"
+	"     --precision P%   measure each point until the 95% interval of its Hmean\n"
+	"                      is within +-P%, for --duration S at least (a COMMAND:\n"
+	"                      --runs R runs and 2 at least, each run a sample)\n"
+	"     --max-duration S  and at most S seconds (default 60)\n"
+	"     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
+	"                      any S > 0 means one unmeasured run before each value\n"
+	"     --runs R         runs per value (default 1)\n"
+	"     --metric REGEX   take COMMAND's result from its output (first group)\n"
+	"                      instead of runs per second\n"
+	"     --csv FILE       also write the points as CSV\n"
+	"     --plot FILE      also draw throughput against the value as SVG\n"
+	"     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
+	"     --user USER      run the workload as USER (default: sudo's caller, else\n"
+	"                      nobody); never root\n"
+	"     --dry-run        print the plan and its time, make every check a sweep\n"
+	"                      makes before its first write; write nothing\n"
+	" -J, --json           print the points as JSON\n"
+	"     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
+	.prepare = prepare,
+	.run = run,
+	.setup = setup,
+	.done = done,
+	.dry_run = &cli.dry_run,
+	.takes_command = true,
+	.switches_user = true,
+};

@@ -39,23 +39,4 @@ struct sweep_opts {
  */
 int sweep_parse_values(const char *text, long **values, size_t *n);
 
-struct sweep_plan;
-
-/*
- * What a sweep is to do, worked out once before it runs: its plan (values,
- * tasks, workload), and in change the kernel and what the first value
- * writes (the swept setting, and the pinned one), for the command table to
- * check this process may.  sweep_prepare: an exit code, once the usage and
- * the first value's interface are checked; sweep_prep_free() whatever it
- * returned.
- */
-struct sweep_prep {
-	struct change_prep change;
-	struct sweep_plan *plan;
-};
-
-int sweep_prepare(const struct sysroot *root, const struct sweep_opts *o, struct sweep_prep *p);
-void sweep_prep_free(struct sweep_prep *p);
-int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o, const struct sweep_prep *p);
-
 #endif

@@ -35,6 +35,16 @@ POSIXLY_CORRECT=1 "$sim" --sysroot "$t" sweep --fraction 8 --tasks 1 --warmup 0 
 	--workload-log "$work/log" -- sh -c 'echo "env=$POSIXLY_CORRECT"' >"$work/out" 2>"$work/err"
 check "the COMMAND still gets POSIXLY_CORRECT" "[ $? = 0 ] && grep -qx 'env=1' $work/log"
 
+# The options before the command's name are the command's, POSIXLY_CORRECT or
+# not: popt reads them with every command's, and stores them as the command's.
+POSIXLY_CORRECT=1 "$sim" --sysroot "$t" --fraction 8 --dry-run set >"$work/out" 2>"$work/err"
+check "set's options before its name: a dry run of fraction 8" \
+	"[ $? = 0 ] && grep -q 'percpu_pagelist_high_fraction' $work/out && untouched"
+POSIXLY_CORRECT=1 "$sim" --label first --label second compare "$fixtures/sweep/base.json" \
+	"$fixtures/sweep/other.json" >"$work/out" 2>"$work/err"
+check "compare's --label, twice before its name: both columns named" \
+	"[ $? = 0 ] && grep -q first $work/out && grep -q second $work/out"
+
 POSIXLY_CORRECT=1 "$sim" compare "$fixtures/sweep/base.json" --csv "$work/c.csv" \
 	"$fixtures/sweep/other.json" >"$work/out" 2>"$work/err"
 check "compare: an option after a FILE under POSIXLY_CORRECT is a usage error" \
