@@ -13,6 +13,7 @@
 #include "c.h"
 #include "journal.h"
 #include "lock.h"
+#include "msg.h"
 #include "pcprules.h"
 #include "persist.h"
 #include "sysroot.h"
@@ -69,22 +70,67 @@ const char *verify_check_name(int bit)
 	return check_names[bit];
 }
 
-/*
- * A call's kernel and the listener that hears what it tells: a public entry
- * makes it, and every step that tells is handed it.
- */
-struct apply_ctx {
-	struct kernel *k;
-	const struct apply_listener *l;
+/* A zone whose value the kernel clamps: value, and what it is instead of (or the managed pages). */
+struct apply_zone_clamp {
+	int node;
+	char zone[ZI_ZONE_NAME_MAX];
+	long value;
+	unsigned long long instead;
 };
 
-static void tell(const struct apply_ctx *c, const struct apply_event *ev)
-{
-	if (c->l && c->l->on_event)
-		c->l->on_event(ev, c->l->ctx);
-}
+/* A call's kernel: a public entry makes it, and every step is handed it. */
+struct apply_ctx {
+	struct kernel *k;
+};
 
-#define TELL(c, ...) tell((c), &(struct apply_event){ __VA_ARGS__ })
+void apply_why_text(const struct apply_why *w, char *buf, size_t len)
+{
+	const char *name = sysctl_name(w->sysctl);
+	int n = 0;
+
+	switch (w->kind) {
+	case WHY_NONE:
+		n = snprintf(buf, len, "%s", "");
+		break;
+	case WHY_PAGESET:
+		n = snprintf(buf, len, "node %d zone %s cpu %d shows %s %ld, expected %ld", w->node,
+			     w->zone, w->cpu, zi_field_name(w->field), w->seen, w->expected);
+		break;
+	case WHY_CPUS_UNKNOWN:
+		n = snprintf(buf, len, "cannot tell the CPUs of node %d from %s: %s", w->node,
+			     w->path, strerror(w->err));
+		break;
+	case WHY_BATCHES_DIFFER:
+		n = snprintf(buf, len, "node %d zone %s shows different batches on its CPUs",
+			     w->node, w->zone);
+		break;
+	case WHY_BATCH_FIXED:
+		n = snprintf(buf, len, "node %d zone %s shows batch %ld, which vm.%s cannot "
+			     "change (it was %ld)", w->node, w->zone, w->seen, name, w->expected);
+		break;
+	case WHY_BATCH_ABOVE:
+		n = snprintf(buf, len, "node %d zone %s shows batch %ld, more than the %ld written",
+			     w->node, w->zone, w->seen, w->expected);
+		break;
+	case WHY_READ_BACK_FAILED:
+		n = snprintf(buf, len, "cannot read vm.%s back: %s", name, strerror(w->err));
+		break;
+	case WHY_READ_BACK:
+		n = snprintf(buf, len, "vm.%s reads back %ld, expected %ld", name, w->seen,
+			     w->expected);
+		break;
+	case WHY_ZONEINFO_UNREADABLE:
+		n = snprintf(buf, len, "cannot read zoneinfo");
+		break;
+	case WHY_ZONE_GONE:
+		n = snprintf(buf, len, "node %d zone %s, observed before the change, has no "
+			     "pagesets now", w->node, w->zone);
+		break;
+	}
+	/* A sentence cut short is not added to. */
+	if (w->as_before && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " as before the change");
+}
 
 static void checkpoint(struct kernel *k, const char *step)
 {
@@ -148,6 +194,32 @@ static int inputs_of(const struct sysroot *root, const struct zi_zone *z, struct
 }
 
 /* The boost comes and goes without a recompute: it is no input that moved. */
+/* "managed pages grew by 32768", "the low watermark went from 60 to 70", ... joined by ", ". */
+static void moved_text(const struct zone_inputs *was, const struct zone_inputs *now, char *buf,
+		       size_t size)
+{
+	unsigned long long managed = now->managed, managed_was = was->managed;
+	size_t len = 0;
+	int n;
+
+	buf[0] = '\0';
+	if (managed != managed_was) {
+		n = snprintf(buf, size, "managed pages %s by %llu",
+			     managed > managed_was ? "grew" : "shrank",
+			     managed > managed_was ? managed - managed_was : managed_was - managed);
+		len = n < 0 ? size : (size_t)n;
+	}
+	if (now->low != was->low && len < size) {
+		n = snprintf(buf + len, size - len, "%sthe low watermark went from %llu to %llu",
+			     len ? ", " : "", (unsigned long long)was->low,
+			     (unsigned long long)now->low);
+		len = n < 0 ? size : len + (size_t)n;
+	}
+	if (now->split != was->split && len < size)
+		snprintf(buf + len, size - len, "%sthe CPUs its high is split over went from %u to %u",
+			 len ? ", " : "", was->split, now->split);
+}
+
 static bool inputs_same(const struct zone_inputs *a, const struct zone_inputs *b)
 {
 	return a->managed == b->managed && a->low == b->low && a->split == b->split;
@@ -498,19 +570,21 @@ static int zone_check_init(const struct sysroot *root, const struct zi_zone *z,
 	return 0;
 }
 
-/* A zone that moved during a change, as an event: what moved, and whether the rules held. */
-static void tell_moved(const struct apply_ctx *c, const struct zone_check *zc, bool settled,
-		       bool restore)
+/* A zone that moved during a change: what moved, and whether the rules held. */
+static void say_moved(const struct zone_check *zc, bool settled, bool restore)
 {
-	struct apply_moved m = {
-		.node = zc->z->node, .settled = settled, .restore = restore,
-		.managed_was = zc->was.managed, .managed = zc->now.managed,
-		.low_was = zc->was.low, .low = zc->now.low,
-		.cpus_was = zc->was.split, .cpus = zc->now.split,
-	};
+	char moved[200];
 
-	snprintf(m.zone, sizeof(m.zone), "%s", zc->z->name);
-	TELL(c, .kind = APPLY_INPUTS_MOVED, .moved = &m);
+	moved_text(&zc->was, &zc->now, moved, sizeof(moved));
+	if (settled)
+		pcp_note("node %d zone %s: %s %s; the kernel recomputed its limits, and they "
+			 "verify for the new inputs", zc->z->node, zc->z->name, moved,
+			 restore ? "since the change began" : "during the change");
+	else
+		pcp_note("node %d zone %s: %s %s, and it kept moving: only what holds for "
+			 "any inputs was checked (the sysctls read back, every CPU shows the "
+			 "same batch)", zc->z->node, zc->z->name, moved,
+			 restore ? "since the change began" : "during the change");
 }
 
 /*
@@ -561,9 +635,9 @@ static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
 			rc = check_zone_certain(ex, z, zc.o ? NULL : zc.before, &zc.now,
 						zc.have_at_write ? &zc.at_write : NULL, checks, why);
 			if (rc == 0)
-				tell_moved(c, &zc, false, observed != NULL);
+				say_moved(&zc, false, observed != NULL);
 		} else if (rc == 0 && moved) {
-			tell_moved(c, &zc, true, observed != NULL);
+			say_moved(&zc, true, observed != NULL);
 		}
 	}
 	return rc;
@@ -647,7 +721,7 @@ static int verify(const struct apply_ctx *c, struct kernel_rules *r,
 	return rc;
 }
 
-/* Zones whose value the kernel clamps, for one event that names them all. */
+/* Zones whose value the kernel clamps, for one warning that names them all. */
 struct clamped {
 	struct apply_zone_clamp *zones;	/* room for every zone */
 	size_t n;
@@ -663,6 +737,30 @@ static void clamped_add(struct clamped *c, const struct zi_zone *z, long value, 
 }
 
 /*
+ * Clamped zones, "node N zone Z ..." joined by ", ": as much of the list as
+ * fits size - 1 bytes.  pages: the managed pages, else the value and what
+ * it is instead of.
+ */
+static void zones_text(const struct clamped *c, bool pages, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n && len < size; i++) {
+		const struct apply_zone_clamp *z = &c->zones[i];
+		int n;
+
+		if (pages)
+			n = snprintf(buf + len, size - len, "%snode %d zone %s (%llu pages)",
+				     len ? ", " : "", z->node, z->zone, z->instead);
+		else
+			n = snprintf(buf + len, size - len, "%snode %d zone %s %ld (not %llu)",
+				     len ? ", " : "", z->node, z->zone, z->value, z->instead);
+		len = n < 0 ? size : len + (size_t)n;
+	}
+}
+
+/*
  * What the change gives each populated zone of zi, zoneinfo as it is now,
  * from pcprules, into res->expected, with a warning for each kind of value
  * the kernel clamps.  With fill, zi's batch and the high values this kernel
@@ -674,6 +772,7 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 {
 	enum pcp_sysctl fs = fraction_sysctl(ex->have);
 	size_t room = zi->nzones ? zi->nzones : 1;
+	char zones[512];
 	struct clamped floored = { .n = 0 }, capped = { .n = 0 }, zeroed = { .n = 0 };
 	struct apply_why why;
 	int rc = 0;
@@ -683,7 +782,7 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 	zeroed.zones = calloc(room, sizeof(*zeroed.zones));
 	if (!floored.zones || !capped.zones || !zeroed.zones ||
 	    !(res->expected = calloc(room, sizeof(*res->expected)))) {
-		TELL(c, .kind = APPLY_NO_MEMORY);
+		pcp_error("out of memory");
 		rc = -ENOMEM;
 	}
 	for (size_t i = 0; !rc && i < zi->nzones; i++) {
@@ -698,7 +797,10 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 			continue;
 		rc = inputs_of(c->k->root, z, &now, &why);
 		if (rc) {
-			TELL(c, .kind = APPLY_ZONE_UNKNOWN, .why = &why);
+			char text[200];
+
+			apply_why_text(&why, text, sizeof(text));
+			pcp_error("%s", text);
 			break;
 		}
 		rules_input(r, ex, now.managed, z->field[ZI_LOW], now.split, &in, &want_batch);
@@ -733,24 +835,43 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 		    pcp_default_batch(&in) == pcp_batch_cap(r->page_shift))
 			clamped_add(&capped, z, want_batch, (uint64_t)ex->value[SYSCTL_BATCH]);
 	}
-	if (!rc && floored.n)
-		TELL(c, .kind = APPLY_HIGH_FLOORED, .sysctl = fs, .value = ex->value[fs],
-		     .zones = floored.zones, .nzones = floored.n);
-	if (!rc && zeroed.n)
-		TELL(c, .kind = APPLY_HIGH_ZEROED, .sysctl = fs, .value = ex->value[fs],
-		     .zones = zeroed.zones, .nzones = zeroed.n);
-	if (!rc && capped.n)
-		TELL(c, .kind = APPLY_BATCH_CAPPED, .sysctl = SYSCTL_BATCH,
-		     .value = ex->value[SYSCTL_BATCH], .zones = capped.zones, .nzones = capped.n);
+	if (!rc && floored.n) {
+		zones_text(&floored, false, zones, sizeof(zones));
+		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
+			 "/ CPUs is less: %s", sysctl_name(fs), ex->value[fs], ex->value[fs], zones);
+	}
+	if (!rc && zeroed.n) {
+		zones_text(&zeroed, true, zones, sizeof(zones));
+		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
+			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
+			 "goes back to the zone: %s", sysctl_name(fs), ex->value[fs], ex->value[fs],
+			 zones);
+	}
+	if (!rc && capped.n) {
+		zones_text(&capped, false, zones, sizeof(zones));
+		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
+			 "caps their batch at a quarter of high_min (of high before 6.7), which a "
+			 "smaller vm.percpu_pagelist_high_fraction raises: %s",
+			 ex->value[SYSCTL_BATCH], zones);
+	}
 	free(floored.zones);
 	free(capped.zones);
 	free(zeroed.zones);
 	return rc;
 }
 
-static void write_failed(const struct apply_ctx *c, enum pcp_sysctl s, long value, int rc)
+static void write_failed(enum pcp_sysctl s, long value, int rc)
 {
-	TELL(c, .kind = APPLY_WRITE_FAILED, .sysctl = s, .value = value, .err = -rc);
+	if (rc == -EINVAL && s == SYSCTL_BATCH)
+		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the patch accepts 0 to the "
+			  "largest default batch << CONFIG_PCP_BATCH_SCALE_MAX (with 4 KiB pages "
+			  "63 << 5 = 2016 at Kconfig's default; 63 at 0), and this kernel's "
+			  "config allows less than %ld", sysctl_name(s), value, value);
+	else if (rc == -EINVAL)
+		pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what "
+			  "this kernel accepts", sysctl_name(s), value);
+	else
+		pcp_error("cannot write vm.%s = %ld: %s", sysctl_name(s), value, strerror(-rc));
 }
 
 /*
@@ -770,7 +891,8 @@ static bool ours_to_restore(const struct apply_ctx *c, struct planned_write *w,
 	w->to = now;
 	if (now == wrote || now == w->from)
 		return true;
-	TELL(c, .kind = APPLY_FOREIGN_VALUE, .sysctl = w->sysctl, .value = now, .other = wrote);
+	pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
+		 "changed it; left as it is", sysctl_name(w->sysctl), now, wrote);
 	res->foreign[w->sysctl] = true;
 	res->after[w->sysctl] = now;
 	return false;
@@ -807,7 +929,7 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 		}
 		rc = k->ops->write_sysctl(k, w[i].sysctl, w[i].from);
 		if (rc) {
-			write_failed(c, w[i].sysctl, w[i].from, rc);
+			write_failed(w[i].sysctl, w[i].from, rc);
 			failed = 1;
 		}
 		ex.targeted[w[i].sysctl] = true;
@@ -822,7 +944,10 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 		if (rc == 0)
 			zoneinfo_free(&zi);
 		else {
-			TELL(c, .kind = APPLY_RESTORE_UNVERIFIED, .why = &why);
+			char text[200];
+
+			apply_why_text(&why, text, sizeof(text));
+			pcp_error("the restored settings do not verify: %s", text);
 			failed = 1;
 		}
 	}
@@ -836,12 +961,15 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 			failed = 1;
 	}
 	if (failed) {
-		TELL(c, .kind = APPLY_ROLLBACK_FAILED);
+		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
+			  "'%s'", sysroot_name(c->k->root, PATH_JOURNAL),
+			  sysroot_command(c->k->root, "rollback"));
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own ? journal_remove_at(own) : 0;
 	if (rc)
-		TELL(c, .kind = APPLY_JOURNAL_KEPT, .path = own->path, .err = -rc);
+		pcp_warn("settings restored, but %s could not be removed: %s", own->path,
+			 strerror(-rc));
 	return foreign ? CHANGE_FOREIGN : CHANGE_FAILED;
 }
 
@@ -859,13 +987,13 @@ static enum change_status kernel_rules(const struct apply_ctx *c, struct kernel_
 
 	memset(r, 0, sizeof(*r));
 	if (!release) {
-		TELL(c, .kind = APPLY_RELEASE_UNREADABLE,
-		     .path = sysroot_name(k->root, PATH_OSRELEASE), .err = errno);
+		pcp_error("cannot read the kernel release from %s: %s",
+			  sysroot_name(k->root, PATH_OSRELEASE), strerror(errno));
 		return CHANGE_FAILED;
 	}
 	rc = pcp_era_of_release(release, &r->era);
 	if (rc)
-		TELL(c, .kind = APPLY_RELEASE_UNKNOWN, .text = release);
+		pcp_error("cannot tell the kernel version from its release \"%s\"", release);
 	doubt = rc ? NULL : pcp_release_doubt(release);
 	if (doubt)
 		r->doubt = (struct rules_doubt){ .kind = DOUBT_RELEASE, .release = doubt };
@@ -997,7 +1125,7 @@ static enum change_status prepare(struct txn *t)
 	 */
 	if (t->req->dry_run) {
 		if (zoneinfo_copy(&res->zi_after, &res->zi_before)) {
-			TELL(t->c, .kind = APPLY_NO_MEMORY);
+			pcp_error("out of memory");
 			return CHANGE_FAILED;
 		}
 		rc = predict(t->c, &res->rules, &t->want, res, &res->zi_after, true);
@@ -1027,8 +1155,12 @@ static void confirm_unchanged(struct txn *t)
 			&t->res->zi_after, &t->res->checks, &why);
 
 	t->res->verified = rc == 0;
-	if (rc)
-		TELL(t->c, .kind = APPLY_ALREADY_SET_DISAGREES, .why = &why);
+	if (rc) {
+		char text[200];
+
+		apply_why_text(&why, text, sizeof(text));
+		pcp_warn("already set, but zoneinfo disagrees: %s", text);
+	}
 }
 
 /*
@@ -1104,7 +1236,7 @@ static enum change_status write_all(struct txn *t)
 		checkpoint_sysctl(t->c->k, "write", w->sysctl);
 		rc = t->c->k->ops->write_sysctl(t->c->k, w->sysctl, w->to);
 		if (rc) {
-			write_failed(t->c, w->sysctl, w->to, rc);
+			write_failed(w->sysctl, w->to, rc);
 			/* A failed write may still have half-happened: restore it too. */
 			t->done++;
 			return CHANGE_FAILED;
@@ -1120,7 +1252,10 @@ static enum change_status verify_writes(struct txn *t)
 	checkpoint(t->c->k, "verify");
 	if (verify(t->c, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
 		   &t->res->zi_after, &t->res->checks, &why)) {
-		TELL(t->c, .kind = APPLY_VERIFY_FAILED, .why = &why);
+		char text[200];
+
+		apply_why_text(&why, text, sizeof(text));
+		pcp_error("verification failed: %s", text);
 		t->res->unexpected = why;
 		return CHANGE_FAILED;
 	}
@@ -1164,8 +1299,8 @@ static enum change_status commit(struct txn *t)
 	checkpoint(t->c->k, "committed");
 	rc = journal_remove_at(t->files);
 	if (rc)
-		TELL(t->c, .kind = APPLY_COMMITTED_JOURNAL_KEPT, .path = t->files->path,
-		     .err = -rc);
+		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
+			 "next pcpctl change removes it", t->files->path, strerror(-rc));
 	return CHANGE_DONE;
 }
 
@@ -1222,7 +1357,8 @@ static void read_back(const struct apply_ctx *c, struct change_result *res)
 			continue;
 		rc = k->ops->read_sysctl(k, s, &res->after[s]);
 		if (rc)
-			TELL(c, .kind = APPLY_READ_BACK_FAILED, .sysctl = s, .err = -rc);
+			pcp_warn("cannot read vm.%s back: %s; the value reported after is the one "
+				 "meant", sysctl_name(s), strerror(-rc));
 	}
 }
 
@@ -1235,7 +1371,9 @@ static enum change_status sysctl_d_access(const struct apply_ctx *c)
 
 	rc = fd < 0 ? -fd : faccessat(fd, ".", W_OK, AT_EACCESS) < 0 ? errno : 0;
 	if (rc)
-		TELL(c, .kind = APPLY_SYSCTL_D_REFUSED, .path = sysroot_name(root, dir), .err = rc);
+		pcp_error("cannot write to %s: %s%s", sysroot_name(root, dir),
+			  rc == ELOOP ? sysroot_strerror(-ELOOP) : strerror(rc),
+			  rc == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
 	if (fd >= 0)
 		close(fd);
 	/* a link beneath the tree is no question of privilege */
@@ -1274,7 +1412,8 @@ static enum change_status persist_only(const struct apply_ctx *c, const struct c
 	}
 	for (int s = 0; s < NSYSCTLS && !req->reset; s++)
 		if (targeted[s] && !res->have[s])
-			TELL(c, .kind = APPLY_PERSIST_ABSENT_SYSCTL, .sysctl = s);
+			pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
+				 "that has it boots", sysctl_name(s));
 	if (!req->dry_run && ((st = sysctl_d_access(c)) ||
 			      (lock = lock_acquire(k->root)) < 0))
 		return st ? st : CHANGE_FAILED;
@@ -1396,10 +1535,9 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 }
 
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				const struct apply_plan *plan, struct change_result *res,
-				const struct apply_listener *l)
+				const struct apply_plan *plan, struct change_result *res)
 {
-	const struct apply_ctx c = { .k = k, .l = l };
+	const struct apply_ctx c = { .k = k };
 
 	return apply_run(&c, req, plan, res);
 }
@@ -1426,10 +1564,12 @@ static enum change_status rollback_journal(const struct apply_ctx *c, struct jou
 	if (rc == -ENOENT)
 		return CHANGE_DONE;
 	if (rc == -EBADMSG)
-		TELL(c, .kind = APPLY_JOURNAL_DAMAGED, .text = why);
+		pcp_error("refusing %s: %s; nothing was changed. Set the values by hand, then "
+			  "run '%s', which removes it and prints what it held",
+			  sysroot_name(k->root, PATH_JOURNAL), why,
+			  sysroot_command(k->root, "rollback --discard"));
 	else if (rc)
-		TELL(c, .kind = APPLY_JOURNAL_UNREADABLE,
-		     .path = sysroot_name(k->root, PATH_JOURNAL), .err = -rc);
+		pcp_error("cannot read %s: %s", sysroot_name(k->root, PATH_JOURNAL), strerror(-rc));
 	if (rc)
 		return CHANGE_FAILED;
 	*found = true;
@@ -1444,7 +1584,10 @@ static enum change_status plan_rollback(const struct apply_ctx *c, const struct 
 	memcpy(old->value, res->before, sizeof(old->value));
 	for (size_t i = 0; i < j->n; i++) {
 		if (!res->have[j->sysctl[i]]) {
-			TELL(c, .kind = APPLY_JOURNAL_ALIEN_SYSCTL, .sysctl = j->sysctl[i]);
+			pcp_error("%s records vm.%s, which this kernel lacks; was it written on "
+				  "another kernel? Once the settings are right, '%s' removes it",
+				  sysroot_name(c->k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]),
+				  sysroot_command(c->k->root, "rollback --discard"));
 			return CHANGE_NO_SYSCTL;
 		}
 		/* A journal without what was written (a sweep's) compares with the value now. */
@@ -1490,7 +1633,9 @@ static enum change_status rollback(const struct apply_ctx *c, struct change_resu
 	/* roll_back() calls a change it undid completely a failed one. */
 	st = roll_back(c, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
-		TELL(c, .kind = APPLY_ROLLBACK_STUCK);
+		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
+			 "set the values by hand and run '%s'",
+			 sysroot_command(k->root, "rollback --discard"));
 	res->rolled_back = st == CHANGE_FAILED || st == CHANGE_FOREIGN;
 	res->persisted = j.persist && res->rolled_back;
 	res->verified = res->rolled_back;
@@ -1504,10 +1649,9 @@ out:
 	return st;
 }
 
-enum change_status apply_rollback(struct kernel *k, struct change_result *res,
-				  const struct apply_listener *l)
+enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
-	const struct apply_ctx c = { .k = k, .l = l };
+	const struct apply_ctx c = { .k = k };
 
 	return rollback(&c, res);
 }
@@ -1541,7 +1685,7 @@ static enum change_status discard(const struct apply_ctx *c, struct journal *j, 
 	/* A damaged journal is discarded too: it could never be applied either. */
 	rc = journal_read(k->root, j, why, whylen);
 	if (rc && rc != -EBADMSG && rc != -ENOENT) {
-		TELL(c, .kind = APPLY_JOURNAL_UNREADABLE, .path = files.path, .err = -rc);
+		pcp_error("cannot read %s: %s", files.path, strerror(-rc));
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1551,7 +1695,7 @@ static enum change_status discard(const struct apply_ctx *c, struct journal *j, 
 		goto out;
 	rc = journal_remove_at(&files);
 	if (rc) {
-		TELL(c, .kind = APPLY_JOURNAL_NOT_REMOVED, .path = files.path, .err = -rc);
+		pcp_error("cannot remove %s: %s", files.path, strerror(-rc));
 		st = CHANGE_FAILED;
 		goto out;
 	}
@@ -1563,9 +1707,9 @@ out:
 }
 
 enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
-				 char *why, size_t whylen, const struct apply_listener *l)
+				 char *why, size_t whylen)
 {
-	const struct apply_ctx c = { .k = k, .l = l };
+	const struct apply_ctx c = { .k = k };
 
 	return discard(&c, j, found, why, whylen);
 }
@@ -1579,7 +1723,7 @@ static enum change_status session_begin(const struct apply_ctx *c, struct change
 	memset(s, 0, sizeof(*s));
 	j = s->journal = calloc(1, sizeof(*s->journal));
 	if (!j) {
-		TELL(c, .kind = APPLY_NO_MEMORY);
+		pcp_error("out of memory");
 		return CHANGE_FAILED;
 	}
 	s->lock = lock_acquire(k->root);
@@ -1618,10 +1762,9 @@ static enum change_status session_begin(const struct apply_ctx *c, struct change
 	return st;
 }
 
-enum change_status apply_session_begin(struct kernel *k, struct change_session *s,
-				       const struct apply_listener *l)
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
 {
-	const struct apply_ctx c = { .k = k, .l = l };
+	const struct apply_ctx c = { .k = k };
 
 	return session_begin(&c, s);
 }
@@ -1645,10 +1788,11 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 		int err = journal_remove(k->root);
 
 		if (err)
-			TELL(c, .kind = APPLY_JOURNAL_KEPT,
-			     .path = sysroot_name(k->root, PATH_JOURNAL), .err = -err);
+			pcp_warn("settings restored, but %s could not be removed: %s",
+				 sysroot_name(k->root, PATH_JOURNAL), strerror(-err));
 	} else {
-		TELL(c, .kind = APPLY_SESSION_NOT_RESTORED);
+		pcp_error("could not restore the settings from before; %s keeps them: run '%s'",
+			  sysroot_name(k->root, PATH_JOURNAL), sysroot_command(k->root, "rollback"));
 		st = CHANGE_ROLLBACK_FAILED;
 	}
 	lock_release(s->lock);
@@ -1656,10 +1800,9 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 	return st;
 }
 
-enum change_status apply_session_end(struct kernel *k, struct change_session *s,
-				     const struct apply_listener *l)
+enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 {
-	const struct apply_ctx c = { .k = k, .l = l };
+	const struct apply_ctx c = { .k = k };
 
 	return session_end(&c, s);
 }

@@ -82,79 +82,7 @@ int change_exit(const struct sysroot *root, enum change_status st)
 	return EXIT_FAIL;
 }
 
-/* Why a verification failed (apply.h), in words: a sentence of at most len - 1 bytes. */
-static void why_text(const struct apply_why *w, char *buf, size_t len)
-{
-	const char *name = sysctl_name(w->sysctl);
-	int n = 0;
 
-	switch (w->kind) {
-	case WHY_NONE:
-		n = snprintf(buf, len, "%s", "");
-		break;
-	case WHY_PAGESET:
-		n = snprintf(buf, len, "node %d zone %s cpu %d shows %s %ld, expected %ld", w->node,
-			     w->zone, w->cpu, zi_field_name(w->field), w->seen, w->expected);
-		break;
-	case WHY_CPUS_UNKNOWN:
-		n = snprintf(buf, len, "cannot tell the CPUs of node %d from %s: %s", w->node,
-			     w->path, strerror(w->err));
-		break;
-	case WHY_BATCHES_DIFFER:
-		n = snprintf(buf, len, "node %d zone %s shows different batches on its CPUs",
-			     w->node, w->zone);
-		break;
-	case WHY_BATCH_FIXED:
-		n = snprintf(buf, len, "node %d zone %s shows batch %ld, which vm.%s cannot "
-			     "change (it was %ld)", w->node, w->zone, w->seen, name, w->expected);
-		break;
-	case WHY_BATCH_ABOVE:
-		n = snprintf(buf, len, "node %d zone %s shows batch %ld, more than the %ld written",
-			     w->node, w->zone, w->seen, w->expected);
-		break;
-	case WHY_READ_BACK_FAILED:
-		n = snprintf(buf, len, "cannot read vm.%s back: %s", name, strerror(w->err));
-		break;
-	case WHY_READ_BACK:
-		n = snprintf(buf, len, "vm.%s reads back %ld, expected %ld", name, w->seen,
-			     w->expected);
-		break;
-	case WHY_ZONEINFO_UNREADABLE:
-		n = snprintf(buf, len, "cannot read zoneinfo");
-		break;
-	case WHY_ZONE_GONE:
-		n = snprintf(buf, len, "node %d zone %s, observed before the change, has no "
-			     "pagesets now", w->node, w->zone);
-		break;
-	}
-	/* A sentence cut short is not added to. */
-	if (w->as_before && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " as before the change");
-}
-
-/*
- * The zones of a clamping event, "node N zone Z ..." joined by ", ": as
- * much of the list as fits 511 bytes.  pages: the managed pages, else the
- * value and what it is instead of.
- */
-static void zones_text(const struct apply_event *ev, bool pages, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ev->nzones && len < size; i++) {
-		const struct apply_zone_clamp *z = &ev->zones[i];
-		int n;
-
-		if (pages)
-			n = snprintf(buf + len, size - len, "%snode %d zone %s (%llu pages)",
-				     len ? ", " : "", z->node, z->zone, z->instead);
-		else
-			n = snprintf(buf + len, size - len, "%snode %d zone %s %ld (not %llu)",
-				     len ? ", " : "", z->node, z->zone, z->value, z->instead);
-		len = n < 0 ? size : len + (size_t)n;
-	}
-}
 
 /* Why pcpctl cannot know the kernel's rules to be its era's, in words; "" when it can. */
 static void doubt_text(const struct kernel_rules *r, char *buf, size_t len)
@@ -183,228 +111,6 @@ static void doubt_text(const struct kernel_rules *r, char *buf, size_t len)
 	}
 }
 
-/* "managed pages grew by 32768", "the low watermark went from 60 to 70", ... joined by ", ". */
-static void moved_text(const struct apply_moved *m, char *buf, size_t size)
-{
-	size_t len = 0;
-	int n;
-
-	buf[0] = '\0';
-	if (m->managed != m->managed_was) {
-		n = snprintf(buf, size, "managed pages %s by %llu",
-			     m->managed > m->managed_was ? "grew" : "shrank",
-			     m->managed > m->managed_was ? m->managed - m->managed_was :
-							   m->managed_was - m->managed);
-		len = n < 0 ? size : (size_t)n;
-	}
-	if (m->low != m->low_was && len < size) {
-		n = snprintf(buf + len, size - len, "%sthe low watermark went from %llu to %llu",
-			     len ? ", " : "", m->low_was, m->low);
-		len = n < 0 ? size : len + (size_t)n;
-	}
-	if (m->cpus != m->cpus_was && len < size)
-		snprintf(buf + len, size - len, "%sthe CPUs its high is split over went from %u to %u",
-			 len ? ", " : "", m->cpus_was, m->cpus);
-}
-
-/* What an event is worded with: its sysctl's w->name, its error, its why and its zones. */
-struct words {
-	const struct sysroot *root;
-	const char *name, *err;
-	char why[200], zones[512];
-};
-
-/* A setting written, refused, capped or persisted. */
-static void word_setting(const struct apply_event *ev, struct words *w)
-{
-	switch (ev->kind) {
-	case APPLY_HIGH_FLOORED:
-		pcp_warn("vm.%s = %ld puts high at its floor of 4 * batch where managed pages / %ld "
-			 "/ CPUs is less: %s", w->name, ev->value, ev->value, w->zones);
-		break;
-	case APPLY_HIGH_ZEROED:
-		pcp_warn("vm.%s = %ld puts high at 0 where managed pages / %ld is less than 1 "
-			 "(kernels before 5.14 have no floor): those lists keep no page, each free "
-			 "goes back to the zone: %s", w->name, ev->value, ev->value, w->zones);
-		break;
-	case APPLY_BATCH_CAPPED:
-		pcp_warn("vm.percpu_pagelist_batch = %ld is more than some zones take; the kernel "
-			 "caps their batch at a quarter of high_min (of high before 6.7), which a "
-			 "smaller vm.percpu_pagelist_high_fraction raises: %s",
-			 ev->value, w->zones);
-		break;
-	case APPLY_WRITE_FAILED:
-		if (ev->err == EINVAL && ev->sysctl == SYSCTL_BATCH)
-			pcp_error("the kernel refused vm.%s = %ld (EINVAL): the patch accepts 0 to the "
-				  "largest default batch << CONFIG_PCP_BATCH_SCALE_MAX (with 4 KiB pages "
-				  "63 << 5 = 2016 at Kconfig's default; 63 at 0), and this kernel's "
-				  "config allows less than %ld", w->name, ev->value, ev->value);
-		else if (ev->err == EINVAL)
-			pcp_error("the kernel refused vm.%s = %ld (EINVAL): the value is outside what "
-				  "this kernel accepts", w->name, ev->value);
-		else
-			pcp_error("cannot write vm.%s = %ld: %s", w->name, ev->value, w->err);
-		break;
-	case APPLY_FOREIGN_VALUE:
-		pcp_warn("vm.%s is %ld, which pcpctl did not write (it wrote %ld): another writer "
-			 "changed it; left as it is", w->name, ev->value, ev->other);
-		break;
-	case APPLY_READ_BACK_FAILED:
-		pcp_warn("cannot read vm.%s back: %s; the value reported after is the one meant",
-			 w->name, w->err);
-		break;
-	case APPLY_SYSCTL_D_REFUSED:
-		pcp_error("cannot write to %s: %s%s", ev->path,
-			  ev->err == ELOOP ? sysroot_strerror(-ELOOP) : w->err,
-			  ev->err == EACCES && geteuid() != 0 ? "; run pcpctl as root" : "");
-		break;
-	case APPLY_PERSIST_ABSENT_SYSCTL:
-		pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
-			 "that has it boots", w->name);
-		break;
-	default:
-		break;
-	}
-}
-
-/* The journal and the rollback it allows. */
-static void word_journal(const struct apply_event *ev, struct words *w)
-{
-	switch (ev->kind) {
-	case APPLY_ROLLBACK_FAILED:
-		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
-			  "'%s'", sysroot_name(w->root, PATH_JOURNAL), sysroot_command(w->root, "rollback"));
-		break;
-	case APPLY_JOURNAL_KEPT:
-		pcp_warn("settings restored, but %s could not be removed: %s", ev->path, w->err);
-		break;
-	case APPLY_COMMITTED_JOURNAL_KEPT:
-		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
-			 "next pcpctl change removes it", ev->path, w->err);
-		break;
-	case APPLY_JOURNAL_DAMAGED:
-		pcp_error("refusing %s: %s; nothing was changed. Set the values by hand, then "
-			  "run '%s', which removes it and prints what it held",
-			  sysroot_name(w->root, PATH_JOURNAL), ev->text,
-			  sysroot_command(w->root, "rollback --discard"));
-		break;
-	case APPLY_JOURNAL_UNREADABLE:
-		pcp_error("cannot read %s: %s", ev->path, w->err);
-		break;
-	case APPLY_JOURNAL_ALIEN_SYSCTL:
-		pcp_error("%s records vm.%s, which this kernel lacks; was it written on another "
-			  "kernel? Once the settings are right, '%s' removes it",
-			  sysroot_name(w->root, PATH_JOURNAL), w->name,
-			  sysroot_command(w->root, "rollback --discard"));
-		break;
-	case APPLY_ROLLBACK_STUCK:
-		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
-			 "set the values by hand and run '%s'",
-			 sysroot_command(w->root, "rollback --discard"));
-		break;
-	case APPLY_JOURNAL_NOT_REMOVED:
-		pcp_error("cannot remove %s: %s", ev->path, w->err);
-		break;
-	case APPLY_SESSION_NOT_RESTORED:
-		pcp_error("could not restore the settings from before; %s keeps them: run '%s'",
-			  sysroot_name(w->root, PATH_JOURNAL), sysroot_command(w->root, "rollback"));
-		break;
-	default:
-		break;
-	}
-}
-
-/* The kernel, the zones and the verification. */
-static void word_check(const struct apply_event *ev, struct words *w)
-{
-	switch (ev->kind) {
-	case APPLY_NO_MEMORY:
-		pcp_error("out of memory");
-		break;
-	case APPLY_ZONE_UNKNOWN:
-		pcp_error("%s", w->why);
-		break;
-	case APPLY_RESTORE_UNVERIFIED:
-		pcp_error("the restored settings do not verify: %s", w->why);
-		break;
-	case APPLY_RELEASE_UNREADABLE:
-		pcp_error("cannot read the kernel release from %s: %s", ev->path, w->err);
-		break;
-	case APPLY_RELEASE_UNKNOWN:
-		pcp_error("cannot tell the kernel version from its release \"%s\"", ev->text);
-		break;
-	case APPLY_ALREADY_SET_DISAGREES:
-		pcp_warn("already set, but zoneinfo disagrees: %s", w->why);
-		break;
-	case APPLY_VERIFY_FAILED:
-		pcp_error("verification failed: %s", w->why);
-		break;
-	case APPLY_INPUTS_MOVED:
-		moved_text(ev->moved, w->why, sizeof(w->why));
-		if (ev->moved->settled)
-			pcp_note("node %d zone %s: %s %s; the kernel recomputed its limits, and they "
-				 "verify for the new inputs", ev->moved->node, ev->moved->zone, w->why,
-				 ev->moved->restore ? "since the change began" : "during the change");
-		else
-			pcp_note("node %d zone %s: %s %s, and it kept moving: only what holds for "
-				 "any inputs was checked (the sysctls read back, every CPU shows the "
-				 "same batch)", ev->moved->node, ev->moved->zone, w->why,
-				 ev->moved->restore ? "since the change began" : "during the change");
-		break;
-	default:
-		break;
-	}
-}
-
-/* What the transaction tells as it goes, in the words pcpctl uses. */
-static void word_event(const struct apply_event *ev, void *ctx)
-{
-	struct words w = { .root = ctx, .name = sysctl_name(ev->sysctl), .err = strerror(ev->err) };
-
-	if (ev->why)
-		why_text(ev->why, w.why, sizeof(w.why));
-	if (ev->nzones)
-		zones_text(ev, ev->kind == APPLY_HIGH_ZEROED, w.zones, sizeof(w.zones));
-	/* Every kind listed, so that the compiler names one that no words are written for. */
-	switch (ev->kind) {
-	case APPLY_HIGH_FLOORED:
-	case APPLY_HIGH_ZEROED:
-	case APPLY_BATCH_CAPPED:
-	case APPLY_WRITE_FAILED:
-	case APPLY_FOREIGN_VALUE:
-	case APPLY_READ_BACK_FAILED:
-	case APPLY_SYSCTL_D_REFUSED:
-	case APPLY_PERSIST_ABSENT_SYSCTL:
-		word_setting(ev, &w);
-		break;
-	case APPLY_ROLLBACK_FAILED:
-	case APPLY_JOURNAL_KEPT:
-	case APPLY_COMMITTED_JOURNAL_KEPT:
-	case APPLY_JOURNAL_DAMAGED:
-	case APPLY_JOURNAL_UNREADABLE:
-	case APPLY_JOURNAL_ALIEN_SYSCTL:
-	case APPLY_ROLLBACK_STUCK:
-	case APPLY_JOURNAL_NOT_REMOVED:
-	case APPLY_SESSION_NOT_RESTORED:
-		word_journal(ev, &w);
-		break;
-	case APPLY_NO_MEMORY:
-	case APPLY_ZONE_UNKNOWN:
-	case APPLY_RESTORE_UNVERIFIED:
-	case APPLY_RELEASE_UNREADABLE:
-	case APPLY_RELEASE_UNKNOWN:
-	case APPLY_ALREADY_SET_DISAGREES:
-	case APPLY_VERIFY_FAILED:
-	case APPLY_INPUTS_MOVED:
-		word_check(ev, &w);
-		break;
-	}
-}
-
-struct apply_listener change_listener(const struct sysroot *root)
-{
-	return (struct apply_listener){ .on_event = word_event, .ctx = (void *)root };
-}
 
 static void print_range(const char *label, int lo, int hi)
 {
@@ -509,7 +215,7 @@ static void print_checks_json(const struct change_result *r)
 	char doubt[200], unexpected[200];
 
 	doubt_text(&r->rules, doubt, sizeof(doubt));
-	why_text(&r->unexpected, unexpected, sizeof(unexpected));
+	apply_why_text(&r->unexpected, unexpected, sizeof(unexpected));
 	/* --persist-only reads no rules: the kernel is not changed or verified. */
 	if (!r->rules.page_size) {
 		print_null(PRINT_JSON, "rules", "%s", NULL);
@@ -595,7 +301,7 @@ static void print_report(const struct change_result *r, const struct change_requ
 	long to;
 
 	doubt_text(&r->rules, doubt, sizeof(doubt));
-	why_text(&r->unexpected, unexpected, sizeof(unexpected));
+	apply_why_text(&r->unexpected, unexpected, sizeof(unexpected));
 
 	print_bool(PRINT_JSON, "changed", "%s", r->changed);
 	print_bool(PRINT_JSON, "dry_run", "%s", dry_run);
@@ -681,14 +387,13 @@ static void print_report(const struct change_result *r, const struct change_requ
 /* set or reset, as prepared. */
 static int cmd_change(const struct sysroot *root, const struct change_prep *p, bool json)
 {
-	struct apply_listener listener = change_listener(root);
 	const struct change_request *req = &p->req;
 	struct persist_report pr;
 	struct change_result r;
 	int rc;
 
 	persist_report_begin(root, req, &pr);
-	rc = change_exit(root, apply_change(p->k, req, &p->plan, &r, &listener));
+	rc = change_exit(root, apply_change(p->k, req, &p->plan, &r));
 	persist_report_end(root, req, &r, rc == EXIT_OK, &pr);
 	/* Exits 2-4 wrote nothing and have nothing to report beyond their message. */
 	if ((rc == EXIT_OK || rc == EXIT_FAIL || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN) &&
@@ -868,13 +573,12 @@ static void print_discarded(const struct sysroot *root, const struct journal *j,
 
 static int cmd_discard(const struct sysroot *root, const struct change_prep *p, bool json)
 {
-	struct apply_listener listener = change_listener(root);
 	char why[160];
 	struct journal j;
 	bool found;
 	int rc;
 
-	rc = change_exit(root, apply_discard(p->k, &j, &found, why, sizeof(why), &listener));
+	rc = change_exit(root, apply_discard(p->k, &j, &found, why, sizeof(why)));
 	if (!rc) {
 		new_json_obj(json);
 		print_discarded(root, &j, found, why);
@@ -887,13 +591,12 @@ static int cmd_discard(const struct sysroot *root, const struct change_prep *p, 
 static int cmd_rollback(const struct sysroot *root, const struct change_prep *p, bool json,
 			bool discard)
 {
-	struct apply_listener listener = change_listener(root);
 	struct change_result r;
 	int rc;
 
 	if (discard)
 		return cmd_discard(root, p, json);
-	rc = change_exit(root, apply_rollback(p->k, &r, &listener));
+	rc = change_exit(root, apply_rollback(p->k, &r));
 	if (json && (rc == EXIT_OK || rc == EXIT_ROLLBACK || rc == EXIT_FOREIGN)) {
 		new_json_obj(true);
 		print_report(&r, NULL, root, rc, NULL);

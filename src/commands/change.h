@@ -30,9 +30,6 @@ struct change_prep {
 /* What a prepared change_prep holds, whatever came of it. */
 void change_prep_free(struct change_prep *p);
 
-/* The listener that says what the transaction tells (apply.h), as pcpctl words it. */
-struct apply_listener change_listener(const struct sysroot *root);
-
 /*
  * The exit code (enum pcpctl_exit) of what came of a change, after saying
  * what the transaction left for the command layer to say.

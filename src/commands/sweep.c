@@ -1234,9 +1234,8 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 		       long value, bool dry_run, long *high)
 {
 	struct change_request req = point_request(p, value, dry_run);
-	struct apply_listener listener = change_listener(root);
 	struct change_result res;
-	int rc = change_exit(root, apply_change(k, &req, NULL, &res, &listener));
+	int rc = change_exit(root, apply_change(k, &req, NULL, &res));
 
 	if (!rc && high)
 		*high = largest_high(&res.zi_after);
@@ -1380,7 +1379,6 @@ static int dry_run(struct kernel *k, const struct sysroot *root, const struct sw
 static int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o,
 		     const struct sweep_prep *prep)
 {
-	struct apply_listener listener = change_listener(root);
 	struct change_session session = { .lock = -1 };
 	struct hostinfo host = { .online_cpus = -1, .numa_nodes = -1 };
 	struct verdict *verdicts = NULL;
@@ -1424,13 +1422,13 @@ static int cmd_sweep(const struct sysroot *root, const struct sweep_opts *o,
 		goto out;
 	}
 	catch_signals();
-	rc = change_exit(root, apply_session_begin(k, &session, &listener));
+	rc = change_exit(root, apply_session_begin(k, &session));
 	if (rc)
 		goto out;
 	if (!o->json)
 		print_header(o, p);
 	rc = measure_all(k, root, live, o, p, pts);
-	end_rc = change_exit(root, apply_session_end(k, &session, &listener));
+	end_rc = change_exit(root, apply_session_end(k, &session));
 	if (stop_requested) {
 		pcp_error("interrupted by signal %d; %s", (int)stop_requested,
 			  end_rc == EXIT_OK ? "the settings from before were restored" :

@@ -2,14 +2,16 @@
 /*
  * The change transaction behind set, reset and rollback: validate, lock,
  * journal, write, verify against zoneinfo, and on any failure restore the
- * old values and verify those.  It knows nothing of options or output: it
- * returns what came of a change, and the command layer (change.c, sweep.c)
- * words that and maps it to an exit code.
+ * old values and verify those.  It knows nothing of options or output
+ * formats: it says what goes wrong as it goes, as the lock and the journal
+ * do, and returns what came of a change, which the command layer (change.c,
+ * sweep.c) reports and maps to an exit code.
  */
 #ifndef PCPCTL_APPLY_H
 #define PCPCTL_APPLY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "kernel.h"
 #include "pcprules.h"
@@ -20,8 +22,8 @@ enum persist_mode { PERSIST_NONE, PERSIST_SET, PERSIST_REMOVE };
 
 /*
  * What came of a change.  Runtime failures (a write refused, a file not
- * readable) have been handed to the caller's listener as events by the time
- * they are returned; the statuses marked "unsaid" come with no event.
+ * readable) have been said by the time they are returned; the statuses
+ * marked "unsaid" have not.
  */
 enum change_status {
 	CHANGE_DONE,		/* applied and verified, already so, or nothing to do */
@@ -37,7 +39,8 @@ enum change_status {
 
 /*
  * Why a verification failed, or why a zone's CPUs cannot be told, as data:
- * the command layer words it.  Which fields a kind fills is noted.
+ * said in apply_why_text's words, and kept in a report.  Which fields a
+ * kind fills is noted.
  */
 enum apply_why_kind {
 	WHY_NONE,
@@ -66,85 +69,8 @@ struct apply_why {
 	char path[200];
 };
 
-/* A zone whose value the kernel clamps: value, and what it is instead of (or the managed pages). */
-struct apply_zone_clamp {
-	int node;
-	char zone[ZI_ZONE_NAME_MAX];
-	long value;
-	unsigned long long instead;
-};
-
-/*
- * A zone whose inputs (managed pages, low watermark, CPUs) moved between
- * the reading before a change's writes, or a restore's observation, and
- * its verification.
- */
-struct apply_moved {
-	int node;
-	char zone[ZI_ZONE_NAME_MAX];
-	unsigned long long managed_was, managed, low_was, low;
-	unsigned cpus_was, cpus;
-	/*
-	 * The limits fit the rules for the inputs at the write or now; else
-	 * they kept moving, and only what holds at any inputs was checked.
-	 */
-	bool settled;
-	/* A restore, whose inputs are compared with those of its observation. */
-	bool restore;
-};
-
-/*
- * What happened during a change, in order, as it happens: the transaction
- * words nothing, its caller's listener says each event (change.c).  An event
- * is handed over at once, so that what is to be said before a checkpoint
- * (a crash may follow) is said then.  Which fields an event fills is noted.
- */
-enum apply_event_kind {
-	APPLY_NO_MEMORY,		/* none */
-	APPLY_ZONE_UNKNOWN,		/* why: a zone's CPUs cannot be told */
-	APPLY_HIGH_FLOORED,		/* sysctl, value; zones: high_min (value), not a share */
-	APPLY_HIGH_ZEROED,		/* sysctl, value; zones: their managed pages (instead) */
-	APPLY_BATCH_CAPPED,		/* value; zones: their batch instead of the one written */
-	APPLY_WRITE_FAILED,		/* sysctl, value, err */
-	APPLY_FOREIGN_VALUE,		/* sysctl, value (now), other (what pcpctl wrote) */
-	APPLY_RESTORE_UNVERIFIED,	/* why */
-	APPLY_ROLLBACK_FAILED,		/* none: the journal is kept */
-	APPLY_JOURNAL_KEPT,		/* path, err: restored, but the journal stays */
-	APPLY_RELEASE_UNREADABLE,	/* path, err */
-	APPLY_RELEASE_UNKNOWN,		/* text: the release */
-	APPLY_ALREADY_SET_DISAGREES,	/* why */
-	APPLY_VERIFY_FAILED,		/* why */
-	APPLY_COMMITTED_JOURNAL_KEPT,	/* path, err */
-	APPLY_READ_BACK_FAILED,		/* sysctl, err */
-	APPLY_SYSCTL_D_REFUSED,		/* path, err */
-	APPLY_PERSIST_ABSENT_SYSCTL,	/* sysctl */
-	APPLY_JOURNAL_DAMAGED,		/* text: the journal reader's reason */
-	APPLY_JOURNAL_UNREADABLE,	/* path, err */
-	APPLY_JOURNAL_ALIEN_SYSCTL,	/* sysctl: recorded, and this kernel lacks it */
-	APPLY_ROLLBACK_STUCK,		/* none: after APPLY_ROLLBACK_FAILED of a rollback */
-	APPLY_JOURNAL_NOT_REMOVED,	/* path, err */
-	APPLY_SESSION_NOT_RESTORED,	/* none: the session's journal is kept */
-	APPLY_INPUTS_MOVED,		/* moved */
-};
-
-struct apply_event {
-	enum apply_event_kind kind;
-	enum pcp_sysctl sysctl;
-	long value, other;
-	int err;		/* a positive errno */
-	const char *path;
-	const char *text;
-	const struct apply_why *why;
-	const struct apply_zone_clamp *zones;
-	size_t nzones;
-	const struct apply_moved *moved;
-};
-
-/* Who is told the events of a call; NULL is told nothing. */
-struct apply_listener {
-	void (*on_event)(const struct apply_event *ev, void *ctx);
-	void *ctx;
-};
+/* w in words: a sentence of at most len - 1 bytes (change.c reports it too). */
+void apply_why_text(const struct apply_why *w, char *buf, size_t len);
 
 struct change_request {
 	bool set_batch, set_fraction;
@@ -278,11 +204,9 @@ struct apply_plan {
 
 /* plan: what apply_targets made of req, or NULL to plan here. */
 enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				const struct apply_plan *plan, struct change_result *res,
-				const struct apply_listener *l);
+				const struct apply_plan *plan, struct change_result *res);
 /* Restore what an interrupted change's journal recorded; CHANGE_DONE when none was. */
-enum change_status apply_rollback(struct kernel *k, struct change_result *res,
-				  const struct apply_listener *l);
+enum change_status apply_rollback(struct kernel *k, struct change_result *res);
 /*
  * Plan req (see struct apply_plan).  CHANGE_NO_BATCH or CHANGE_NO_FRACTION
  * when the kernel lacks one the change sets; CHANGE_FAILED when the
@@ -306,7 +230,7 @@ struct journal;
  * damaged, nothing and why says how.
  */
 enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found, char *why,
-				 size_t whylen, const struct apply_listener *l);
+				 size_t whylen);
 
 /*
  * A session of several changes (a sweep): lock, and journal every pcp
@@ -320,14 +244,12 @@ struct change_session {
 	struct journal *journal;
 };
 
-enum change_status apply_session_begin(struct kernel *k, struct change_session *s,
-				       const struct apply_listener *l);
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s);
 /*
  * Restore the original values and verify them against the zones as they
  * were before the session: CHANGE_DONE or CHANGE_ROLLBACK_FAILED.
  */
-enum change_status apply_session_end(struct kernel *k, struct change_session *s,
-				     const struct apply_listener *l);
+enum change_status apply_session_end(struct kernel *k, struct change_session *s);
 /* What begin allocated, whatever came of it. */
 void apply_session_free(struct change_session *s);
 
