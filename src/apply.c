@@ -78,11 +78,6 @@ struct apply_zone_clamp {
 	unsigned long long instead;
 };
 
-/* A call's kernel: a public entry makes it, and every step is handed it. */
-struct apply_ctx {
-	struct kernel *k;
-};
-
 void apply_why_text(const struct apply_why *w, char *buf, size_t len)
 {
 	const char *name = sysctl_name(w->sysctl);
@@ -602,7 +597,7 @@ static void say_moved(const struct zone_check *zc, bool settled, bool restore)
  * previous read prev), so that another read may settle it; with last, such
  * a zone is checked only for what holds in every generation instead.
  */
-static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
+static int check_zones(struct kernel *k, struct kernel_rules *r,
 		       const struct expectation *ex, const struct zoneinfo *before,
 		       const struct journal *observed, const struct zoneinfo *zi,
 		       const struct zoneinfo *prev, bool last, unsigned *checks,
@@ -619,13 +614,13 @@ static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
 
 		if (!z->npagesets)
 			continue;
-		rc = zone_check_init(c->k->root, z, before, observed, &zc, why);
+		rc = zone_check_init(k->root, z, before, observed, &zc, why);
 		if (rc)
 			break;
 		moved = zc.have_was && !inputs_same(&zc.was, &zc.now);
 		rc = check_one(r, ex, &zc, checks, why);
 		if (rc == -EPROTO) {
-			if (p && inputs_of(c->k->root, p, &then, &ignored) == 0 &&
+			if (p && inputs_of(k->root, p, &then, &ignored) == 0 &&
 			    !inputs_same(&then, &zc.now))
 				moved = true;
 			if (!moved)
@@ -650,12 +645,11 @@ static int check_zones(const struct apply_ctx *c, struct kernel_rules *r,
  * observed: with zones, a restore's observations.  On a mismatch notes why.
  * *checks gets the checks made.
  */
-static int verify(const struct apply_ctx *c, struct kernel_rules *r,
+static int verify(struct kernel *k, struct kernel_rules *r,
 		  const struct expectation *ex, const struct zoneinfo *before,
 		  const struct journal *observed, struct zoneinfo *zi, unsigned *checks,
 		  struct apply_why *why)
 {
-	struct kernel *k = c->k;
 	struct zoneinfo prev = { .nzones = 0 };
 	long pause = VERIFY_FIRST_PAUSE_NS;
 	int rc;
@@ -691,7 +685,7 @@ static int verify(const struct apply_ctx *c, struct kernel_rules *r,
 		}
 		doubt_format(r, ex->have, zi);
 		*checks &= CHECK_SYSCTLS;
-		rc = check_zones(c, r, ex, before, observed, zi, read > 1 ? &prev : NULL,
+		rc = check_zones(k, r, ex, before, observed, zi, read > 1 ? &prev : NULL,
 				 read == VERIFY_READS, checks, why);
 		if (rc != 1)
 			break;
@@ -766,7 +760,7 @@ static void zones_text(const struct clamped *c, bool pages, char *buf, size_t si
  * the kernel clamps.  With fill, zi's batch and the high values this kernel
  * sets eagerly become what the change would give them.
  */
-static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
+static int predict(struct kernel *k, const struct kernel_rules *r,
 		   const struct expectation *ex, struct change_result *res, struct zoneinfo *zi,
 		   bool fill)
 {
@@ -795,7 +789,7 @@ static int predict(const struct apply_ctx *c, const struct kernel_rules *r,
 
 		if (!z->npagesets)
 			continue;
-		rc = inputs_of(c->k->root, z, &now, &why);
+		rc = inputs_of(k->root, z, &now, &why);
 		if (rc) {
 			char text[200];
 
@@ -880,10 +874,9 @@ static void write_failed(enum pcp_sysctl s, long value, int rc)
  * left as it is, and named.  Returns whether the setting is to be restored;
  * w's "to" (what pcpctl wrote) becomes the value it has now.
  */
-static bool ours_to_restore(const struct apply_ctx *c, struct planned_write *w,
+static bool ours_to_restore(struct kernel *k, struct planned_write *w,
 			    struct change_result *res)
 {
-	struct kernel *k = c->k;
 	long now, wrote = w->to;
 
 	if (k->ops->read_sysctl(k, w->sysctl, &now))
@@ -906,11 +899,10 @@ static bool ours_to_restore(const struct apply_ctx *c, struct planned_write *w,
  * CHANGE_FOREIGN when all but another writer's values are (journal removed
  * when own is given), or CHANGE_ROLLBACK_FAILED when it is not (journal kept).
  */
-static enum change_status roll_back(const struct apply_ctx *c, struct change_result *res, size_t n,
+static enum change_status roll_back(struct kernel *k, struct change_result *res, size_t n,
 				    const struct expectation *old, const struct journal *observed,
 				    const struct persisted *file, const struct journal_files *own)
 {
-	struct kernel *k = c->k;
 	struct planned_write *w = res->writes;
 	struct expectation ex = *old;
 	struct zoneinfo zi, before = { .nzones = 0 };
@@ -922,7 +914,7 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 		memset(&before, 0, sizeof(before));
 	for (size_t i = n; i-- > 0;) {
 		checkpoint_sysctl(k, "rollback", w[i].sysctl);
-		if (!ours_to_restore(c, &w[i], res)) {
+		if (!ours_to_restore(k, &w[i], res)) {
 			ex.value[w[i].sysctl] = w[i].to;
 			foreign = 1;
 			continue;
@@ -939,7 +931,7 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 		struct apply_why why;
 
 		/* What another writer set makes the values before no longer the ones to expect. */
-		rc = verify(c, &res->rules, &ex, &before, foreign ? NULL : observed, &zi,
+		rc = verify(k, &res->rules, &ex, &before, foreign ? NULL : observed, &zi,
 			    &res->checks, &why);
 		if (rc == 0)
 			zoneinfo_free(&zi);
@@ -962,8 +954,8 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
 	}
 	if (failed) {
 		pcp_error("rollback failed; %s keeps the old values: fix the cause, then run "
-			  "'%s'", sysroot_name(c->k->root, PATH_JOURNAL),
-			  sysroot_command(c->k->root, "rollback"));
+			  "'%s'", sysroot_name(k->root, PATH_JOURNAL),
+			  sysroot_command(k->root, "rollback"));
 		return CHANGE_ROLLBACK_FAILED;
 	}
 	rc = own ? journal_remove_at(own) : 0;
@@ -977,9 +969,8 @@ static enum change_status roll_back(const struct apply_ctx *c, struct change_res
  * The era of the kernel's release and its page size, and whether pcpctl can
  * know its rules exactly (doubt_format() looks at zoneinfo for more).
  */
-static enum change_status kernel_rules(const struct apply_ctx *c, struct kernel_rules *r)
+static enum change_status kernel_rules(struct kernel *k, struct kernel_rules *r)
 {
-	struct kernel *k = c->k;
 	char *release = kernel_release(k);
 	const char *doubt;
 	bool assumed;
@@ -1088,7 +1079,7 @@ static int persist(const struct kernel *k, struct change_result *res)
 
 /* What the steps of transact() hand on to each other. */
 struct txn {
-	const struct apply_ctx *c;
+	struct kernel *k;
 	const struct change_request *req;
 	struct change_result *res;
 	/* Made before the lock is taken, so that committing needs no memory. */
@@ -1109,13 +1100,13 @@ static enum change_status prepare(struct txn *t)
 
 	if (!t->req->in_session) {
 		/* A dry run removes nothing: it says what the change would remove. */
-		rc = t->req->dry_run ? journal_pending(t->c->k->root) : journal_tidy(t->c->k->root);
+		rc = t->req->dry_run ? journal_pending(t->k->root) : journal_tidy(t->k->root);
 		if (rc)
 			return rc > 0 ? CHANGE_JOURNAL_LEFT : CHANGE_FAILED;
 	}
-	if ((st = read_settings(t->c->k, res)) || (st = plan(t->req, res, &t->want)))
+	if ((st = read_settings(t->k, res)) || (st = plan(t->req, res, &t->want)))
 		return st;
-	if (kernel_load_zoneinfo(t->c->k, &res->zi_before))
+	if (kernel_load_zoneinfo(t->k, &res->zi_before))
 		return CHANGE_FAILED;
 	doubt_format(&res->rules, res->have, &res->zi_before);
 	res->high_unconfirmed = res->rules.era == ERA_LAZY_HIGH && !res->rules.doubt.kind;
@@ -1128,9 +1119,9 @@ static enum change_status prepare(struct txn *t)
 			pcp_error("out of memory");
 			return CHANGE_FAILED;
 		}
-		rc = predict(t->c, &res->rules, &t->want, res, &res->zi_after, true);
+		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_after, true);
 	} else {
-		rc = predict(t->c, &res->rules, &t->want, res, &res->zi_before, false);
+		rc = predict(t->k, &res->rules, &t->want, res, &res->zi_before, false);
 	}
 	if (rc)
 		return CHANGE_FAILED;
@@ -1139,7 +1130,7 @@ static enum change_status prepare(struct txn *t)
 	 * dry run) before any write.
 	 */
 	if (t->req->persist != PERSIST_NONE) {
-		if (persist_read(t->c->k->root, &t->j.persisted))
+		if (persist_read(t->k->root, &t->j.persisted))
 			return CHANGE_FAILED;
 		t->j.persist = true;
 		plan_persist(t->req, t->want.targeted, t->want.value, &t->j.persisted, res);
@@ -1151,7 +1142,7 @@ static enum change_status prepare(struct txn *t)
 static void confirm_unchanged(struct txn *t)
 {
 	struct apply_why why;
-	int rc = verify(t->c, &t->res->rules, &t->want, &t->res->zi_before, NULL,
+	int rc = verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, NULL,
 			&t->res->zi_after, &t->res->checks, &why);
 
 	t->res->verified = rc == 0;
@@ -1225,16 +1216,16 @@ static enum change_status write_all(struct txn *t)
 		t->j.old[t->j.n++] = res->writes[i].from;
 	}
 	t->j.have_wrote = true;
-	observe(t->c->k->root, &res->rules, &res->zi_before, &t->j);
-	checkpoint(t->c->k, "journal");
+	observe(t->k->root, &res->rules, &res->zi_before, &t->j);
+	checkpoint(t->k, "journal");
 	if (!t->req->in_session && journal_write_at(t->files, &t->j))
 		return CHANGE_FAILED;
 	for (t->done = 0; t->done < res->nwrites; t->done++) {
 		const struct planned_write *w = &res->writes[t->done];
 		int rc;
 
-		checkpoint_sysctl(t->c->k, "write", w->sysctl);
-		rc = t->c->k->ops->write_sysctl(t->c->k, w->sysctl, w->to);
+		checkpoint_sysctl(t->k, "write", w->sysctl);
+		rc = t->k->ops->write_sysctl(t->k, w->sysctl, w->to);
 		if (rc) {
 			write_failed(w->sysctl, w->to, rc);
 			/* A failed write may still have half-happened: restore it too. */
@@ -1249,8 +1240,8 @@ static enum change_status verify_writes(struct txn *t)
 {
 	struct apply_why why;
 
-	checkpoint(t->c->k, "verify");
-	if (verify(t->c, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
+	checkpoint(t->k, "verify");
+	if (verify(t->k, &t->res->rules, &t->want, &t->res->zi_before, t->req->observed,
 		   &t->res->zi_after, &t->res->checks, &why)) {
 		char text[200];
 
@@ -1266,8 +1257,8 @@ static enum change_status verify_writes(struct txn *t)
 
 static enum change_status persist_settings(struct txn *t)
 {
-	checkpoint(t->c->k, "persist");
-	if (persist(t->c->k, t->res)) {
+	checkpoint(t->k, "persist");
+	if (persist(t->k, t->res)) {
 		/* The rename may have happened before the failure: put the file back too. */
 		t->file = &t->j.persisted;
 		t->done = t->res->nwrites;
@@ -1288,7 +1279,7 @@ static enum change_status commit(struct txn *t)
 
 	if (!t->res->nwrites || t->req->in_session)
 		return CHANGE_DONE;
-	checkpoint(t->c->k, "commit");
+	checkpoint(t->k, "commit");
 	t->j.committed = true;
 	if (journal_write_at(t->files, &t->j)) {
 		t->file = t->j.persist ? &t->j.persisted : NULL;
@@ -1296,7 +1287,7 @@ static enum change_status commit(struct txn *t)
 		zoneinfo_free(&t->res->zi_after);
 		return CHANGE_FAILED;
 	}
-	checkpoint(t->c->k, "committed");
+	checkpoint(t->k, "committed");
 	rc = journal_remove_at(t->files);
 	if (rc)
 		pcp_warn("change verified and committed, but %s could not be removed: %s; the "
@@ -1313,7 +1304,7 @@ static enum change_status undo(struct txn *t)
 	res->verified = false;
 	res->persisted = false;
 	res->persist_kept = false;
-	st = roll_back(t->c, res, t->done, &t->old, &t->j, t->file,
+	st = roll_back(t->k, res, t->done, &t->old, &t->j, t->file,
 		       t->req->in_session ? NULL : t->files);
 	res->rolled_back = st != CHANGE_ROLLBACK_FAILED;
 	if (!res->rolled_back)
@@ -1323,10 +1314,10 @@ static enum change_status undo(struct txn *t)
 }
 
 /* The steps after the lock is held. */
-static enum change_status transact(const struct apply_ctx *c, const struct change_request *req,
+static enum change_status transact(struct kernel *k, const struct change_request *req,
 				   const struct journal_files *files, struct change_result *res)
 {
-	struct txn t = { .c = c, .req = req, .res = res, .files = files };
+	struct txn t = { .k = k, .req = req, .res = res, .files = files };
 	enum change_status st = prepare(&t);
 
 	if (st != CHANGE_DONE || req->dry_run)
@@ -1347,9 +1338,8 @@ static enum change_status transact(const struct apply_ctx *c, const struct chang
  * What a report calls "after": the values in force now, read back, never the
  * ones intended (a change refused or not undone leaves others).
  */
-static void read_back(const struct apply_ctx *c, struct change_result *res)
+static void read_back(struct kernel *k, struct change_result *res)
 {
-	struct kernel *k = c->k;
 	for (int s = 0; s < NSYSCTLS; s++) {
 		int rc;
 
@@ -1363,9 +1353,9 @@ static void read_back(const struct apply_ctx *c, struct change_result *res)
 }
 
 /* Whether this process may replace files in /etc/sysctl.d (or create it): 0 or CHANGE_NO_ACCESS. */
-static enum change_status sysctl_d_access(const struct apply_ctx *c)
+static enum change_status sysctl_d_access(struct kernel *k)
 {
-	const struct sysroot *root = c->k->root;
+	const struct sysroot *root = k->root;
 	const char *dir = sysroot_exists(root, PATH_SYSCTL_D) ? PATH_SYSCTL_D : "/etc";
 	int fd = sysroot_open_dir(root, dir, 0), rc;
 
@@ -1385,10 +1375,9 @@ static enum change_status sysctl_d_access(const struct apply_ctx *c)
  * settings are read for the report, never written; a setting this kernel
  * lacks may still be persisted for the kernel it boots next.
  */
-static enum change_status persist_only(const struct apply_ctx *c, const struct change_request *req,
+static enum change_status persist_only(struct kernel *k, const struct change_request *req,
 				       struct change_result *res)
 {
-	struct kernel *k = c->k;
 	bool targeted[NSYSCTLS] = { false };
 	long value[NSYSCTLS] = { 0 };
 	enum pcp_sysctl fs;
@@ -1414,7 +1403,7 @@ static enum change_status persist_only(const struct apply_ctx *c, const struct c
 		if (targeted[s] && !res->have[s])
 			pcp_warn("this kernel has no vm.%s: the setting takes effect when a kernel "
 				 "that has it boots", sysctl_name(s));
-	if (!req->dry_run && ((st = sysctl_d_access(c)) ||
+	if (!req->dry_run && ((st = sysctl_d_access(k)) ||
 			      (lock = lock_acquire(k->root)) < 0))
 		return st ? st : CHANGE_FAILED;
 	/* A change left half done would put the file back when it is rolled back. */
@@ -1486,10 +1475,9 @@ enum change_status apply_rollback_targets(struct kernel *k, bool discard, bool w
 	return CHANGE_DONE;
 }
 
-static enum change_status apply_run(const struct apply_ctx *c, const struct change_request *req,
-				    const struct apply_plan *p, struct change_result *res)
+enum change_status apply_change(struct kernel *k, const struct change_request *req,
+				const struct apply_plan *p, struct change_result *res)
 {
-	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct expectation want;
 	enum change_status st;
@@ -1497,7 +1485,7 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 
 	memset(res, 0, sizeof(*res));
 	if (req->persist_only)
-		return persist_only(c, req, res);
+		return persist_only(k, req, res);
 	/*
 	 * A missing interface is reported before the lock is taken (the
 	 * command table checked the privilege on p, see apply_targets);
@@ -1505,7 +1493,7 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 	 */
 	if (p && p->planned)
 		*res = p->res;
-	if ((st = kernel_rules(c, &res->rules)))
+	if ((st = kernel_rules(k, &res->rules)))
 		return st;
 	if ((!p || !p->planned) && ((st = read_settings(k, res)) || (st = plan(req, res, &want))))
 		return st;
@@ -1514,7 +1502,7 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 	 * as --persist-only does, a file that cannot be written stops the change
 	 * before it starts.
 	 */
-	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(c)))
+	if (req->persist != PERSIST_NONE && (st = sysctl_d_access(k)))
 		return st;
 	if (!req->in_session) {
 		lock = lock_acquire(k->root);
@@ -1525,21 +1513,13 @@ static enum change_status apply_run(const struct apply_ctx *c, const struct chan
 			return CHANGE_FAILED;
 		}
 	}
-	st = transact(c, req, &files, res);
+	st = transact(k, req, &files, res);
 	lock_release(lock);
 	journal_files_free(&files);
 	/* A dry run that could go ahead reports what it would write. */
 	if (!req->dry_run || st != CHANGE_DONE)
-		read_back(c, res);
+		read_back(k, res);
 	return st;
-}
-
-enum change_status apply_change(struct kernel *k, const struct change_request *req,
-				const struct apply_plan *plan, struct change_result *res)
-{
-	const struct apply_ctx c = { .k = k };
-
-	return apply_run(&c, req, plan, res);
 }
 
 /*
@@ -1548,10 +1528,9 @@ enum change_status apply_change(struct kernel *k, const struct change_request *r
  * sysctl.d temporary file, with a journal or (when it wrote no sysctl)
  * without.
  */
-static enum change_status rollback_journal(const struct apply_ctx *c, struct journal *j,
+static enum change_status rollback_journal(struct kernel *k, struct journal *j,
 					   bool *found)
 {
-	struct kernel *k = c->k;
 	char why[160];
 	int rc = persist_remove_temp(k->root) ? -1 : journal_tidy(k->root);
 
@@ -1577,7 +1556,7 @@ static enum change_status rollback_journal(const struct apply_ctx *c, struct jou
 }
 
 /* The journal's old values as writes back from the current ones. */
-static enum change_status plan_rollback(const struct apply_ctx *c, const struct journal *j,
+static enum change_status plan_rollback(struct kernel *k, const struct journal *j,
 					struct change_result *res, struct expectation *old)
 {
 	memcpy(old->have, res->have, sizeof(old->have));
@@ -1586,8 +1565,8 @@ static enum change_status plan_rollback(const struct apply_ctx *c, const struct 
 		if (!res->have[j->sysctl[i]]) {
 			pcp_error("%s records vm.%s, which this kernel lacks; was it written on "
 				  "another kernel? Once the settings are right, '%s' removes it",
-				  sysroot_name(c->k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]),
-				  sysroot_command(c->k->root, "rollback --discard"));
+				  sysroot_name(k->root, PATH_JOURNAL), sysctl_name(j->sysctl[i]),
+				  sysroot_command(k->root, "rollback --discard"));
 			return CHANGE_NO_SYSCTL;
 		}
 		/* A journal without what was written (a sweep's) compares with the value now. */
@@ -1602,9 +1581,8 @@ static enum change_status plan_rollback(const struct apply_ctx *c, const struct 
 	return CHANGE_DONE;
 }
 
-static enum change_status rollback(const struct apply_ctx *c, struct change_result *res)
+enum change_status apply_rollback(struct kernel *k, struct change_result *res)
 {
-	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct expectation old;
 	enum change_status st;
@@ -1613,7 +1591,7 @@ static enum change_status rollback(const struct apply_ctx *c, struct change_resu
 	int lock = -1;
 
 	memset(res, 0, sizeof(*res));
-	if ((st = kernel_rules(c, &res->rules)) || (st = read_settings(k, res)))
+	if ((st = kernel_rules(k, &res->rules)) || (st = read_settings(k, res)))
 		return st;
 	/* Nothing to restore or tidy: see apply_rollback_targets. */
 	if (sysroot_probe(k->root, PATH_JOURNAL) == 0 &&
@@ -1624,14 +1602,14 @@ static enum change_status rollback(const struct apply_ctx *c, struct change_resu
 		st = CHANGE_FAILED;
 		goto out;
 	}
-	st = rollback_journal(c, &j, &found);
+	st = rollback_journal(k, &j, &found);
 	if (st || !found)
 		goto out;
 	/* Read again under the lock: the holder we waited for may have written since. */
-	if ((st = read_settings(k, res)) || (st = plan_rollback(c, &j, res, &old)))
+	if ((st = read_settings(k, res)) || (st = plan_rollback(k, &j, res, &old)))
 		goto out;
 	/* roll_back() calls a change it undid completely a failed one. */
-	st = roll_back(c, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
+	st = roll_back(k, res, j.n, &old, &j, j.persist ? &j.persisted : NULL, &files);
 	if (st == CHANGE_ROLLBACK_FAILED)
 		pcp_note("if it can never be applied (the kernel was replaced, a value is refused), "
 			 "set the values by hand and run '%s'",
@@ -1644,22 +1622,14 @@ static enum change_status rollback(const struct apply_ctx *c, struct change_resu
 		st = CHANGE_DONE;
 out:
 	lock_release(lock);
-	read_back(c, res);
+	read_back(k, res);
 	journal_files_free(&files);
 	return st;
 }
 
-enum change_status apply_rollback(struct kernel *k, struct change_result *res)
+enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
+				 char *why, size_t whylen)
 {
-	const struct apply_ctx c = { .k = k };
-
-	return rollback(&c, res);
-}
-
-static enum change_status discard(const struct apply_ctx *c, struct journal *j, bool *found,
-				  char *why, size_t whylen)
-{
-	struct kernel *k = c->k;
 	struct journal_files files = { 0 };
 	struct change_result now;
 	enum change_status st;
@@ -1706,17 +1676,8 @@ out:
 	return st;
 }
 
-enum change_status apply_discard(struct kernel *k, struct journal *j, bool *found,
-				 char *why, size_t whylen)
+enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
 {
-	const struct apply_ctx c = { .k = k };
-
-	return discard(&c, j, found, why, whylen);
-}
-
-static enum change_status session_begin(const struct apply_ctx *c, struct change_session *s)
-{
-	struct kernel *k = c->k;
 	struct journal *j;
 	enum change_status st;
 
@@ -1746,7 +1707,7 @@ static enum change_status session_begin(const struct apply_ctx *c, struct change
 		j->old[j->n++] = s->original.before[i];
 	}
 	/* What the end of the session, or a rollback after a crash, is to find again. */
-	if (!st && (kernel_rules(c, &s->original.rules) ||
+	if (!st && (kernel_rules(k, &s->original.rules) ||
 		    kernel_load_zoneinfo(k, &s->original.zi_before)))
 		st = CHANGE_FAILED;
 	if (!st) {
@@ -1762,16 +1723,8 @@ static enum change_status session_begin(const struct apply_ctx *c, struct change
 	return st;
 }
 
-enum change_status apply_session_begin(struct kernel *k, struct change_session *s)
+enum change_status apply_session_end(struct kernel *k, struct change_session *s)
 {
-	const struct apply_ctx c = { .k = k };
-
-	return session_begin(&c, s);
-}
-
-static enum change_status session_end(const struct apply_ctx *c, struct change_session *s)
-{
-	struct kernel *k = c->k;
 	const struct change_result *o = &s->original;
 	struct change_request req = {
 		.set_batch = o->have[SYSCTL_BATCH], .batch = o->before[SYSCTL_BATCH],
@@ -1781,7 +1734,7 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 		.in_session = true, .observed = s->journal,
 	};
 	struct change_result res;
-	enum change_status st = apply_run(c, &req, NULL, &res);
+	enum change_status st = apply_change(k, &req, NULL, &res);
 
 	apply_result_free(&res);
 	if (st == CHANGE_DONE) {
@@ -1798,13 +1751,6 @@ static enum change_status session_end(const struct apply_ctx *c, struct change_s
 	lock_release(s->lock);
 	s->lock = -1;
 	return st;
-}
-
-enum change_status apply_session_end(struct kernel *k, struct change_session *s)
-{
-	const struct apply_ctx c = { .k = k };
-
-	return session_end(&c, s);
 }
 
 void apply_session_free(struct change_session *s)

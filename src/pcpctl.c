@@ -46,13 +46,11 @@ static int run_help(const struct sysroot *root, const struct command_args *a);
 static const struct poptOption help_options[] = { POPT_TABLEEND };
 
 static const struct command help_command = {
-	.name = "help",
+	.name = "help", .run = run_help, .takes_command = true,
+	.no_json = "it prints the help text",
 	.summary = "print pcpctl's help, or COMMAND's (as COMMAND --help)",
 	.usage = "[COMMAND]",
-	.options = help_options,
-	.options_help = "",
-	.run = run_help,
-	.takes_command = true,
+	.options = help_options, .options_help = "",
 };
 
 /* In the order of pcpctl --help. */
@@ -145,10 +143,6 @@ static int run_help(const struct sysroot *root, const struct command_args *a)
 	const struct command *cmd = args && args[0] ? command_named(args[0]) : NULL;
 
 	(void)root;
-	if (a->common->json) {
-		pcp_error("help does not take --json: it prints the help text");
-		return EXIT_USAGE;
-	}
 	if (args && args[0] && args[1]) {
 		pcp_error("unexpected argument \"%s\"; help takes one command", args[1]);
 		return EXIT_USAGE;
@@ -623,6 +617,11 @@ int main(int argc, const char **argv)
 			rc = check_root(p->k, p->plan.write);
 		if (rc)
 			goto out;
+	}
+	if (common.json && cmd->no_json) {
+		pcp_error("%s does not take --json: %s", cmd->name, cmd->no_json);
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	rc = cmd->run(root, &a);
 out:

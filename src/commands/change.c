@@ -705,17 +705,19 @@ static void done(void)
 	change_prep_free(&prep);
 }
 
+/* set and reset differ only in what they prepare. */
+#define CHANGE_HANDLERS .run = run_change, .done = done, .dry_run = &cli.dry_run
+
 #define DRY_RUN_HELP \
 	"     --dry-run        check all the change needs (access, lock, journal, the\n" \
 	"                      --persist file) and print what it would give each zone;\n" \
 	"                      write nothing\n"
 
 const struct command set_command = {
-	.name = "set",
+	.name = "set", .prepare = prepare_set, CHANGE_HANDLERS,
 	.summary = "change batch and/or fraction, verified, or nothing changes",
 	.usage = "[--batch N] [--fraction N] [--dry-run] [--persist[-only]] [options]",
-	.options = set_options,
-	.options_help =
+	.options = set_options, .options_help =
 	"     --batch N        pages moved per refill or drain: 0 (default) or 1 to the\n"
 	"                      default batch << CONFIG_PCP_BATCH_SCALE_MAX (2016 with\n"
 	"                      4 KiB pages and 5); needs the vm.percpu_pagelist_batch\n"
@@ -726,38 +728,25 @@ const struct command set_command = {
 	"     --persist-only   only record them there, for the next boot; the kernel is\n"
 	"                      left as it is and need not have the sysctls\n"
 	" -J, --json           print the report as JSON\n",
-	.prepare = prepare_set,
-	.run = run_change,
-	.done = done,
-	.dry_run = &cli.dry_run,
 };
 
 const struct command reset_command = {
-	.name = "reset",
+	.name = "reset", .prepare = prepare_reset, CHANGE_HANDLERS,
 	.summary = "put batch and fraction back to the kernel's defaults",
 	.usage = "[--dry-run] [--persist[-only]] [options]",
-	.options = reset_options,
-	.options_help =
+	.options = reset_options, .options_help =
 	DRY_RUN_HELP
 	"     --persist        also remove the settings from /etc/sysctl.d/90-pcpctl.conf\n"
 	"     --persist-only   only remove them there; the kernel is left as it is\n"
 	" -J, --json           print the report as JSON\n",
-	.prepare = prepare_reset,
-	.run = run_change,
-	.done = done,
-	.dry_run = &cli.dry_run,
 };
 
 const struct command rollback_command = {
-	.name = "rollback",
+	.name = "rollback", .prepare = prepare_rollback, .run = run_rollback, .done = done,
 	.summary = "restore what an interrupted set, reset or sweep recorded",
 	.usage = "[--discard] [options]",
-	.options = rollback_options,
-	.options_help =
+	.options = rollback_options, .options_help =
 	"     --discard        remove a journal that can never be applied (the kernel\n"
 	"                      was replaced, or the rollback fails); print what it held\n"
 	" -J, --json           print the report as JSON\n",
-	.prepare = prepare_rollback,
-	.run = run_rollback,
-	.done = done,
 };

@@ -61,6 +61,7 @@ struct command {
 	const int *dry_run;
 	bool takes_command;		/* operands: a COMMAND... or FILEs */
 	bool switches_user;		/* its workload becomes another user: see drop_privileges() */
+	const char *no_json;		/* NULL, or why it takes no --json (what it writes) */
 };
 
 extern const struct command show_command, status_command, set_command, reset_command,

@@ -390,16 +390,13 @@ static int run(const struct sysroot *root, const struct command_args *a)
 }
 
 const struct command compare_command = {
-	.name = "compare",
+	.name = "compare", .run = run, .takes_command = true,
 	.summary = "sweeps side by side: Hmean, change, significance",
 	.usage = "[--label NAME]... [options] FILE.json FILE.json...\n"
 		 " (a FILE.json of - is standard input)",
-	.options = compare_options,
-	.options_help =
+	.options = compare_options, .options_help =
 	"     --label NAME     the column of the next file (default: its host and kernel,\n"
 	"                      else its name); once per file or never\n"
 	"     --csv FILE       also write the cells as CSV\n"
 	" -J, --json           print the table as JSON\n",
-	.run = run,
-	.takes_command = true,
 };

@@ -97,21 +97,16 @@ static const struct poptOption export_options[] = {
 
 static int run(const struct sysroot *root, const struct command_args *a)
 {
-	if (a->common->json) {
-		pcp_error("export does not take --json: it writes the Prometheus text format");
-		return EXIT_USAGE;
-	}
+	(void)a;
 	return cmd_export(root, cli.file, cli.per_cpu);
 }
 
 const struct command export_command = {
-	.name = "export",
+	.name = "export", .run = run, .no_json = "it writes the Prometheus text format",
 	.summary = "the pcp lists and sysctls as Prometheus gauges",
 	.usage = "[--per-cpu] [--output FILE] [options]",
-	.options = export_options,
-	.options_help =
+	.options = export_options, .options_help =
 	" -o, --output FILE    replace FILE atomically instead of writing to stdout\n"
 	"                      (- is stdout)\n"
 	"     --per-cpu        also a series per CPU (label cpu)\n",
-	.run = run,
 };

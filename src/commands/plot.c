@@ -286,23 +286,16 @@ static const struct poptOption plot_options[] = {
 static int run(const struct sysroot *root, const struct command_args *a)
 {
 	(void)root;
-	if (a->common->json) {
-		pcp_error("plot does not take --json: it writes an SVG chart");
-		return EXIT_USAGE;
-	}
 	cli.files = a->args;
 	return cmd_plot(&cli);
 }
 
 const struct command plot_command = {
-	.name = "plot",
+	.name = "plot", .run = run, .takes_command = true, .no_json = "it writes an SVG chart",
 	.summary = "sweeps on one SVG chart, a line per file",
 	.usage = "-o FILE.svg [--label NAME]... [options] FILE.json...",
-	.options = plot_options,
-	.options_help =
+	.options = plot_options, .options_help =
 	" -o, --output FILE    the SVG chart to write (replaced atomically; - for stdout)\n"
 	"     --label NAME     the legend entry of the next file (default: its host\n"
 	"                      and kernel, else its name); once per file or never\n",
-	.run = run,
-	.takes_command = true,
 };

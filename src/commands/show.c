@@ -567,11 +567,10 @@ static int run(const struct sysroot *root, const struct command_args *a)
 }
 
 const struct command show_command = {
-	.name = "show",
+	.name = "show", .run = run, .more_help = show_columns_help,
 	.summary = "list each CPU's pcp count, high and batch (the default)",
 	.usage = "[options]",
-	.options = show_options,
-	.options_help =
+	.options = show_options, .options_help =
 	" -J, --json           use JSON output format\n"
 	" -r, --raw            use raw output format\n"
 	" -P, --pairs          use key=\"value\" output format\n"
@@ -586,6 +585,4 @@ const struct command show_command = {
 	"     --interval SEC   a row per zone (or CPU) every SEC seconds, with the change\n"
 	"                      and pgalloc/pgfree per second; --json writes JSON Lines\n"
 	"     --count N        stop after N samples (default: at Ctrl-C or SIGTERM)\n",
-	.more_help = show_columns_help,
-	.run = run,
 };

@@ -270,10 +270,8 @@ static int run(const struct sysroot *root, const struct command_args *a)
 }
 
 const struct command status_command = {
-	.name = "status",
+	.name = "status", .run = run,
 	.summary = "kernel release, pcp sysctls, what sysctl.d sets at boot",
 	.usage = "[options]",
-	.options = status_options,
-	.options_help = " -J, --json           use JSON output format\n",
-	.run = run,
+	.options = status_options, .options_help = " -J, --json           use JSON output format\n",
 };

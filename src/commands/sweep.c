@@ -1520,11 +1520,11 @@ static void done(void)
 }
 
 const struct command sweep_command = {
-	.name = "sweep",
+	.name = "sweep", .prepare = prepare, .run = run, .setup = setup, .done = done,
+	.dry_run = &cli.dry_run, .takes_command = true, .switches_user = true,
 	.summary = "measure a workload at each value and restore the settings",
 	.usage = "--batch VALUES | --fraction VALUES [options] [-- COMMAND...]",
-	.options = sweep_options,
-	.options_help =
+	.options = sweep_options, .options_help =
 	"     --batch VALUES   batches to measure: START:STOP:STEP or a list (31,63,310)\n"
 	"     --fraction VALUES  fractions to measure, likewise (0,8,16)\n"
 	"     --tasks LIST     task counts, each point measured with each: 1,2,4 or\n"
@@ -1551,11 +1551,4 @@ const struct command sweep_command = {
 	"                      makes before its first write; write nothing\n"
 	" -J, --json           print the points as JSON\n"
 	"     -- COMMAND...    measure COMMAND instead of the built-in page_fault1\n",
-	.prepare = prepare,
-	.run = run,
-	.setup = setup,
-	.done = done,
-	.dry_run = &cli.dry_run,
-	.takes_command = true,
-	.switches_user = true,
 };
