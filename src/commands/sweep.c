@@ -1202,20 +1202,33 @@ static void print_plan(const struct sweep_opts *o, const struct sweep_plan *p)
 	printf("\nnothing written: the checks a sweep makes before its first write passed\n");
 }
 
-/* The largest pcp high of any CPU in any zone, -1 when zoneinfo has none. */
-static long largest_high(const struct zoneinfo *zi)
+/*
+ * The largest pcp high the change gave any zone, -1 when zoneinfo has none.
+ * From 6.7 a CPU sets its high only when it next frees, so high may still
+ * be the previous point's: high_max is the limit the value set, read back
+ * where zoneinfo prints it (6.13+), else as the rules give it (6.7-6.12).
+ */
+static long largest_high(const struct change_result *res)
 {
-	int high = -1;
+	const struct zoneinfo *zi = &res->zi_after;
+	long high = -1;
 
 	for (size_t z = 0; z < zi->nzones; z++) {
+		const struct zi_zone *zone = &zi->zones[z];
 		int lo, hi;
 
-		if (!zi->zones[z].pagesets)
+		if (!zone->npagesets)
 			continue;
-		zi_zone_range(&zi->zones[z], ZI_HIGH, &lo, &hi);
+		if (res->rules.era == ERA_LAZY_HIGH && !zi_has(&zone->pagesets[0], ZI_HIGH_MAX))
+			continue;
+		zi_zone_range(zone, zi_has(&zone->pagesets[0], ZI_HIGH_MAX) ? ZI_HIGH_MAX : ZI_HIGH,
+			      &lo, &hi);
 		if (hi > high)
 			high = hi;
 	}
+	for (size_t e = 0; e < res->nexpected; e++)
+		if (res->expected[e].lazy && res->expected[e].high_max > high)
+			high = res->expected[e].high_max;
 	return high;
 }
 
@@ -1238,7 +1251,7 @@ static int apply_point(struct kernel *k, const struct sysroot *root, const struc
 	int rc = change_exit(root, apply_change(k, &req, NULL, &res));
 
 	if (!rc && high)
-		*high = largest_high(&res.zi_after);
+		*high = largest_high(&res);
 	apply_result_free(&res);
 	return rc;
 }

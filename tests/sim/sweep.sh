@@ -366,4 +366,21 @@ for k in 6.18 6.1; do
 	check "$k: the sweep restored fraction 0" \
 		"[ \"\$(cat $t/proc/sys/vm/percpu_pagelist_high_fraction)\" = 0 ]"
 done
+
+# HIGH is the limit each value set, not the previous point's high: from 6.7
+# a CPU sets its high only when it next frees, so the simulator, as the
+# kernel, leaves every CPU but the writing one at the high it had.
+for k in 7.3 6.12; do
+	case $k in 7.3) rel=7.3.4-amd64 ;; 6.12) rel=6.12.38+deb13-amd64 ;; esac
+	t=$(sysroot_tree "$work/lazy-$k" "$fixtures/debian-$k-4cpu-2node.zoneinfo" --release $rel \
+		--sim percpu_pagelist_high_fraction=0)
+	want=$(for v in 64 8 64; do
+		"$sim" --sysroot "$t" set --dry-run --json --fraction $v |
+			python3 -c 'import json,sys; print(max(e["high_max"] for e in json.load(sys.stdin)["expected"]))'
+	done | paste -sd,)
+	got=$("$sim" --sysroot "$t" sweep --json --fraction 64,8,64 --tasks 1 --duration 0.2 --warmup 0 \
+		--runs 1 2>"$work/err" | python3 -c 'import json,sys; print(",".join(str(p["high"]) for p in json.load(sys.stdin)["points"]))')
+	check "$k: sweep --fraction 64,8,64 has HIGH $want, the high_max each value sets (got $got)" \
+		"[ '$got' = '$want' ] && [ \$(echo '$want' | tr , '\\n' | sort -u | wc -l) = 2 ]"
+done
 finish
