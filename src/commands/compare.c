@@ -137,13 +137,18 @@ static struct cell make_cell(const struct sweepfile_point *base, const struct sw
 
 static void text_cell(const struct cell *c, char buf[CELL_MAX])
 {
-	if (!c->pt)
+	int d;
+
+	if (!c->pt) {
 		snprintf(buf, CELL_MAX, "-");
-	else if (!c->has_change)
-		snprintf(buf, CELL_MAX, "%.2f (      -)", c->pt->hmean);
+		return;
+	}
+	d = stats_decimals(c->pt->hmean, 2);
+	if (!c->has_change)
+		snprintf(buf, CELL_MAX, "%.*f (      -)", d, c->pt->hmean);
 	else
-		snprintf(buf, CELL_MAX, c->significant ? "%.2f *%+7.2f%%*" : "%.2f (%+7.2f%%)",
-			 c->pt->hmean, c->change);
+		snprintf(buf, CELL_MAX, c->significant ? "%.*f *%+7.2f%%*" : "%.*f (%+7.2f%%)",
+			 d, c->pt->hmean, c->change);
 }
 
 /*
@@ -194,7 +199,7 @@ static void json_cell(const struct cell *c)
 		return;
 	}
 	open_json_object(NULL);
-	print_double(PRINT_JSON, "hmean", "%.3f", c->pt->hmean);
+	print_double(PRINT_JSON, "hmean", stats_format(c->pt->hmean, 3), c->pt->hmean);
 	print_double_or_null("change_pct", "%.4f", c->has_change, c->change);
 	print_double_or_null("p", "%.6g", c->tested, c->p);
 	print_bool(PRINT_JSON, "significant", "%s", c->significant);
@@ -239,7 +244,7 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 				continue;
 			fprintf(f, "%ld,%ld,", rows[r].tasks, rows[r].value);
 			csv_field(f, in[i].label);
-			fprintf(f, ",%.3f,", c.pt->hmean);
+			fprintf(f, ",%.*f,", stats_decimals(c.pt->hmean, 3), c.pt->hmean);
 			if (c.has_change)
 				fprintf(f, "%.4f", c.change);
 			fputc(',', f);

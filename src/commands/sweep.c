@@ -870,6 +870,15 @@ static void print_pct(const char *fmt, const char *none, bool has, double value)
 		print_null(PRINT_FP, NULL, none, "-");
 }
 
+/* A measured value in the table: one decimal, or three figures when it is below 1. */
+static void print_measured(double v)
+{
+	char cell[64];
+
+	snprintf(cell, sizeof(cell), stats_format(v, 1), v);
+	print_string(PRINT_FP, NULL, " %14s", cell);
+}
+
 static void print_row(const struct point *pt, const struct point *first)
 {
 	double change = 0;
@@ -885,9 +894,9 @@ static void print_row(const struct point *pt, const struct point *first)
 		print_long(PRINT_FP, NULL, " %7ld", pt->high);
 	else
 		print_null(PRINT_FP, NULL, " %7s", "-");
-	print_double(PRINT_FP, NULL, " %14.1f", pt->st.hmean);
-	print_double(PRINT_FP, NULL, " %14.1f", pt->st.min);
-	print_double(PRINT_FP, NULL, " %14.1f", pt->st.max);
+	print_measured(pt->st.hmean);
+	print_measured(pt->st.min);
+	print_measured(pt->st.max);
 	print_pct(" %7.2f", " %7s", pt->st.has_cv, 100 * pt->st.cv);
 	print_double(PRINT_FP, NULL, " %+8.1f", change);
 	print_pct(" %6.2f", " %6s", pt->has_lock, pt->lock.lock_pct);
@@ -912,9 +921,9 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 		print_long(PRINT_JSON, "value", "%ld", pt->value);
 		print_long(PRINT_JSON, "tasks", "%ld", pt->tasks);
 		print_long_or_null("high", "%ld", pt->high >= 0, pt->high);
-		print_double(PRINT_JSON, "hmean", "%.3f", pt->st.hmean);
-		print_double(PRINT_JSON, "min", "%.3f", pt->st.min);
-		print_double(PRINT_JSON, "max", "%.3f", pt->st.max);
+		print_double(PRINT_JSON, "hmean", stats_format(pt->st.hmean, 3), pt->st.hmean);
+		print_double(PRINT_JSON, "min", stats_format(pt->st.min, 3), pt->st.min);
+		print_double(PRINT_JSON, "max", stats_format(pt->st.max, 3), pt->st.max);
 		if (pt->st.has_cv)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
@@ -928,7 +937,8 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 		print_double(PRINT_JSON, "seconds", o_command ? "%.3f" : "%.1f", pt->seconds);
 		open_json_array("samples");
 		for (size_t s = 0; s < pt->nsamples; s++)
-			print_double(PRINT_JSON, NULL, "%.3f", pt->samples[s]);
+			print_double(PRINT_JSON, NULL, stats_format(pt->samples[s], 3),
+				     pt->samples[s]);
 		close_json_array();
 		open_json_object("vmstat");
 		print_u64(PRINT_JSON, "pgalloc", "%llu", pt->load.pgalloc);
@@ -947,22 +957,24 @@ static void print_verdict_text(const struct sweep_opts *o, const struct sweep_pl
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
+	char hmean[64];
 
 	if (p->ntasks > 1) {
 		char words[40];
 
 		printf("with %s, ", tasks_words(o, tasks, words, sizeof(words)));
 	}
+	snprintf(hmean, sizeof(hmean), stats_format(b->st.hmean, 1), b->st.hmean);
 	if (v->significant)
-		printf("best: %s %ld, %.1f %s, better than %s %ld (Welch p = %.3g)", parameter,
-		       b->value, b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+		printf("best: %s %ld, %s %s, better than %s %ld (Welch p = %.3g)", parameter,
+		       b->value, hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
 	else if (v->tested)
-		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %s %s, "
 		       "but against %s %ld Welch p = %.3g", parameter, parameter, b->value,
-		       b->st.hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+		       hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
 	else
-		printf("no %s was significantly better: %s %ld has the highest Hmean, %.1f %s, "
-		       "untested: %s", parameter, parameter, b->value, b->st.hmean, unit(o), v->why);
+		printf("no %s was significantly better: %s %ld has the highest Hmean, %s %s, "
+		       "untested: %s", parameter, parameter, b->value, hmean, unit(o), v->why);
 	putchar('\n');
 }
 
@@ -977,7 +989,8 @@ static void print_verdict_json(const char *key, const struct point *pts, size_t 
 	if (!key)
 		print_long(PRINT_JSON, "tasks", "%ld", tasks);
 	print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
-	print_double(PRINT_JSON, "hmean", "%.3f", pts[v->best].st.hmean);
+	print_double(PRINT_JSON, "hmean", stats_format(pts[v->best].st.hmean, 3),
+		     pts[v->best].st.hmean);
 	print_bool(PRINT_JSON, "significant", "%s", v->significant);
 	print_long_or_null("runner_up", "%ld", v->runner_up < n,
 			   v->runner_up < n ? pts[v->runner_up].value : 0);
@@ -1066,8 +1079,10 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
 		batch ? "batch" : "fraction");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%ld,%.3f,%.3f,%.3f,", pts[i].value, pts[i].st.hmean, pts[i].st.min,
-			pts[i].st.max);
+		fprintf(f, "%ld,%.*f,%.*f,%.*f,", pts[i].value,
+			stats_decimals(pts[i].st.hmean, 3), pts[i].st.hmean,
+			stats_decimals(pts[i].st.min, 3), pts[i].st.min,
+			stats_decimals(pts[i].st.max, 3), pts[i].st.max);
 		if (pts[i].st.has_cv)
 			fprintf(f, "%.6f", pts[i].st.cv);
 		fprintf(f, ",%llu,%llu,%llu,%d,%ld,", pts[i].load.pgalloc, pts[i].load.pgfree,

@@ -155,3 +155,29 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	*out = s;
 	return 0;
 }
+
+/* Three figures down to 1e-12; anything smaller prints with 15 decimals. */
+#define DECIMALS_MAX 15
+
+int stats_decimals(double v, int least)
+{
+	int d;
+
+	if (!isfinite(v) || v == 0 || fabs(v) >= 1)
+		return least;
+	d = 2 - (int)floor(log10(fabs(v)));
+	if (d > DECIMALS_MAX)
+		d = DECIMALS_MAX;
+	return d > least ? d : least;
+}
+
+const char *stats_format(double v, int least)
+{
+	static const char *const formats[DECIMALS_MAX + 1] = {
+		"%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f",
+		"%.8f", "%.9f", "%.10f", "%.11f", "%.12f", "%.13f", "%.14f", "%.15f",
+	};
+	int d = stats_decimals(v, least);
+
+	return formats[d < 0 ? 0 : d > DECIMALS_MAX ? DECIMALS_MAX : d];
+}

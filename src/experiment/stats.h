@@ -59,4 +59,14 @@ struct stats_summary {
  */
 int stats_summarize(const double *x, size_t n, struct stats_summary *out);
 
+/*
+ * How many decimals print v with three significant figures where `least`
+ * would print fewer (a jitter of 0.0123 ms is not 0.0), else `least`:
+ * values of 1 and more, 0, and anything not finite keep `least`.
+ */
+int stats_decimals(double v, int least);
+
+/* "%.Nf" with N = stats_decimals(v, least), for printers that take no precision. */
+const char *stats_format(double v, int least);
+
 #endif /* PCPCTL_STATS_H */

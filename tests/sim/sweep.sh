@@ -179,6 +179,18 @@ t=$(tree external)
 check "external workload exits 0" "[ $? = 0 ]"
 check "external metric read" "$flat $work/out | grep -q '\"hmean\":42.500'"
 check "external workload named" "$flat $work/out | grep -q '\"workload\":\"/bin/sh\"'"
+# A jitter in ms keeps its figures in the table, the best line, JSON and CSV.
+"$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 0 --runs 2 --metric 'jitter=([0-9.]+)' --json \
+	--csv "$work/small.csv" -- /bin/sh -c 'echo jitter=0.0123' >"$work/out" 2>"$work/err"
+check "a small metric keeps three figures in JSON" "$flat $work/out | grep -q '\"hmean\":0.0123,\"min\":0.0123,\"max\":0.0123'"
+check "and in the CSV" "grep -q '^8,0.0123,0.0123,0.0123,' $work/small.csv"
+cp "$work/out" "$work/small.json"
+"$sim" compare "$work/small.json" "$work/small.json" >"$work/out" 2>"$work/err"
+check "and in compare's cells" "grep -q ' 0.0123 ( *+0.00%)' $work/out"
+"$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 0 --runs 2 --metric 'jitter=([0-9.]+)' \
+	-- /bin/sh -c 'echo jitter=0.0123' >"$work/out" 2>"$work/err"
+check "and in the table and the last line" \
+	"grep -Eq '^ +8 .* 0\.0123 +0\.0123 +0\.0123 ' $work/out && grep -q 'Hmean, 0.0123 ' $work/out"
 "$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 -- /bin/false >"$work/out" 2>"$work/err"
 check "a failing workload exits 1" "[ $? = 1 ]"
 check "and says so" "grep -q 'exited with status 1' $work/err"

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -118,6 +119,33 @@ static void test_change_pct(void **state)
 	assert_near(v, 42, 0);
 }
 
+/* Printed with the format stats_format() gives. */
+static const char *formatted(double v, int least)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), stats_format(v, least), v);
+	return buf;
+}
+
+static void test_decimals(void **state)
+{
+	(void)state;
+	assert_string_equal(formatted(101.6, 1), "101.6");
+	assert_string_equal(formatted(1, 1), "1.0");
+	assert_string_equal(formatted(0, 1), "0.0");
+	assert_string_equal(formatted(0.0123, 1), "0.0123");	/* a jitter in ms: not 0.0 */
+	assert_string_equal(formatted(0.5, 1), "0.500");
+	assert_string_equal(formatted(0.999, 1), "0.999");
+	assert_string_equal(formatted(0.00098765, 3), "0.000988");
+	assert_string_equal(formatted(0.5, 4), "0.5000");	/* never fewer than asked */
+	assert_string_equal(formatted(-0.0123, 1), "-0.0123");
+	assert_string_equal(formatted(1e-300, 1), "0.000000000000000");
+	assert_int_equal(stats_decimals(NAN, 2), 2);
+	assert_int_equal(stats_decimals(INFINITY, 2), 2);
+	assert_int_equal(stats_decimals(2e9, 3), 3);
+}
+
 static void test_summarize(void **state)
 {
 	const double x[] = { 100, 200, 400 };
@@ -152,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_hmean),
 		cmocka_unit_test(test_stddev_cv),
 		cmocka_unit_test(test_change_pct),
+		cmocka_unit_test(test_decimals),
 		cmocka_unit_test(test_summarize),
 	};
 
