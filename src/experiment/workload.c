@@ -645,7 +645,7 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 	if (io)
 		io->last_err[0] = '\0';
 	if (metric_regex) {
-		if (regcomp(&re, metric_regex, REG_EXTENDED) != 0)
+		if (regcomp(&re, metric_regex, REG_EXTENDED | REG_NEWLINE) != 0)
 			return -EINVAL;
 		have_re = true;
 		if (pipe2(outp, O_CLOEXEC) < 0) {
@@ -728,7 +728,7 @@ done:
 int ext_check_regex(const char *regex, char *why, size_t len)
 {
 	regex_t re;
-	int rc = regcomp(&re, regex, REG_EXTENDED);
+	int rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
 
 	if (rc == 0) {
 		regfree(&re);

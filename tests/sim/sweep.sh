@@ -195,6 +195,16 @@ check "and in the table and the last line" \
 check "a failing workload exits 1" "[ $? = 1 ]"
 check "and says so" "grep -q 'exited with status 1' $work/err"
 
+# --metric reads the output as lines, as iperf3 prints them.
+printf '%s\n' '[  5]   0.00-1.00   sec   100 MBytes   838 Mbits/sec' \
+	'[SUM]   0.00-1.00   sec  1000 MBytes  8000 Mbits/sec' \
+	'[SUM]   0.00-2.00   sec  2100 MBytes  9000 Mbits/sec                  receiver' >"$work/iperf.txt"
+for m in 'SUM.* ([0-9.]+) Mbits/sec=8000.000' '^\[SUM\].* ([0-9.]+) Mbits/sec +receiver$=9000.000'; do
+	"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --metric "${m%=*}" --json \
+		-- cat "$work/iperf.txt" >"$work/out" 2>"$work/err"
+	check "--metric '${m%=*}' takes ${m##*=}" "$flat $work/out | grep -q '\"hmean\":${m##*=},'"
+done
+
 # The workload's output stays out of the report, on stderr or in --workload-log.
 "$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 1 --json -- sh -c 'echo hello; echo oops >&2' \
 	>"$work/out" 2>"$work/err"
