@@ -36,6 +36,7 @@ a pcpctl under test without it fails the checks that need it.
 Usage: ansible.py PCPCTL PCPCTL_SIM"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -234,6 +235,12 @@ try:
            opts["ignore_missing_batch"]["default"], opts["sysroot"]["type"],
            opts["executable"]["default"])
           == ("int", "int", "present", False, False, False, "path", "pcpctl"), opts)
+    upper = re.compile(r"\((\d+) with 4 KiB pages")
+    doc_upper = upper.findall(" ".join(opts["batch"]["description"]))
+    help_upper = upper.findall(" ".join(subprocess.run([PCPCTL, "set", "--help"], capture_output=True,
+                                                       text=True).stdout.split()))
+    check("(8) the batch's upper bound is set --help's", doc_upper and doc_upper == help_upper,
+          (doc_upper, help_upper))
     want = {"before", "after", "expected", "verified", "rolled_back", "persisted", "persist",
             "boot_overrides", "warnings", "rc", "cmd", "stdout", "stderr", "pcpctl",
             "pcpctl_version", "dry_run"}
@@ -610,6 +617,17 @@ check("sweep-fetch.yml: the sweep's JSON is saved on the controller",
 check("sweep-fetch.yml: the settings were restored, the rollback found nothing",
       sweep.get("restored") is True and sysctl(sweep_tree, "percpu_pagelist_batch") == 0 and
       any(r.get("task", "").startswith("Roll back") and r.get("changed") is False for r in res), res)
+
+rc, res, out = sweep_run(sweep_parameter="fraction", sweep_values="0,8",
+                         sweep_options=["--warmup", "0", "--", "/bin/true"])
+try:
+    with open(fetched) as f:
+        sweep = json.load(f)
+except (OSError, ValueError) as e:
+    sweep = {"error": str(e)}
+check("sweep-fetch.yml: a COMMAND after -- in sweep_options is the sweep's workload",
+      rc == 0 and sweep.get("workload") == "/bin/true" and
+      [p["value"] for p in sweep.get("points", [])] == [0, 8], out[-1500:] + str(sweep)[:300])
 
 marker = os.path.join(work, "injected")
 rc, res, out = sweep_run(sweep_values=f"63;touch {marker}", sweep_options=[f"$(touch {marker})"])

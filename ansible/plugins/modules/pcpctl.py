@@ -63,7 +63,8 @@ options:
   batch:
     description:
       - Pages moved between a zone and a CPU's list per refill or drain.
-      - C(0) is the kernel's default; C(1) to C(1007) sets it on every zone and CPU.
+      - C(0) is the kernel's default; C(1) to the default batch << C(CONFIG_PCP_BATCH_SCALE_MAX)
+        (2016 with 4 KiB pages and 5) sets it on every zone and CPU, as C(pcpctl set --help) says.
       - Only kernels with pcpctl's C(vm.percpu_pagelist_batch) patch have it;
         on others the task fails with exit code 3 and nothing changes, unless
         I(ignore_missing_batch) is set.
