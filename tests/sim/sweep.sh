@@ -400,6 +400,7 @@ for k in 7.3 6.12; do
 		"$sim" --sysroot "$t" set --dry-run --json --fraction $v |
 			python3 -c 'import json,sys; print(max(e["high_max"] for e in json.load(sys.stdin)["expected"]))'
 	done | paste -sd,)
+	# wait(c): a point's length; the assertion is on HIGH.
 	got=$("$sim" --sysroot "$t" sweep --json --fraction 64,8,64 --tasks 1 --duration 0.2 --warmup 0 \
 		--runs 1 2>"$work/err" | python3 -c 'import json,sys; print(",".join(str(p["high"]) for p in json.load(sys.stdin)["points"]))')
 	check "$k: sweep --fraction 64,8,64 has HIGH $want, the high_max each value sets (got $got)" \
