@@ -128,7 +128,7 @@ _pcpctl()
 	rollback) opts=(--discard) ;;
 	set) opts=(--batch --fraction --dry-run --persist --persist-only) ;;
 	reset) opts=(--dry-run --persist --persist-only) ;;
-	compare) opts=(--label --csv) ;;
+	compare) opts=(--label --csv --partial) ;;
 	plot)
 		# An SVG file only: no --json.
 		common=(--sysroot -h --help -V --version)
@@ -164,7 +164,7 @@ _pcpctl()
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
 			--persist --persist-only --discard --tasks --duration --warmup --runs --metric --csv --plot --workload-log --user --with-batch --with-fraction
-			--label --precision --max-duration)
+			--label --precision --max-duration --partial)
 		;;
 	*) return ;;
 	esac

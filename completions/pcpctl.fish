@@ -151,7 +151,7 @@ function __pcpctl_complete
         case reset
             set opts --dry-run --persist --persist-only
         case compare
-            set opts --label --csv
+            set opts --label --csv --partial
         case plot
             # An SVG file only: no --json.
             set common --sysroot -h --help -V --version
@@ -182,7 +182,7 @@ function __pcpctl_complete
                 --zone --cpu -s --summary --per-cpu --interval --count --batch --fraction \
                 --dry-run --persist --persist-only --discard --tasks --duration --warmup --runs \
                 --metric --csv --plot --workload-log --user --with-batch --with-fraction --label \
-                --precision --max-duration
+                --precision --max-duration --partial
         case '*'
             return
     end

@@ -24,6 +24,7 @@
 struct compare_opts {
 	const char **labels;	/* --label, once per input or never; NULL-terminated */
 	const char *csv;	/* also write the cells as CSV */
+	int partial;		/* also sweeps cut short */
 	bool json;
 	char *const *files;	/* the sweep JSON files, the first the baseline */
 };
@@ -362,6 +363,14 @@ static int cmd_compare(const struct compare_opts *o)
 	rc = sweepset_load("compare", 2, o->files, o->labels, &in, &nin);
 	if (rc)
 		return rc;
+	for (size_t i = 0; i < nin && !o->partial; i++)
+		if (in[i].f.cut_short) {
+			pcp_error("%s is a sweep cut short (\"complete\": false): the points it lacks "
+				  "would read as never measured; compare it with --partial",
+				  sweepset_name(in[i].path));
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	rows = collect_rows(in, nin, &nrows, &at);
 	if (!rows) {
 		pcp_error("out of memory");
@@ -383,6 +392,7 @@ static struct compare_opts cli;
 static const struct poptOption compare_options[] = {
 	{ "label", '\0', POPT_ARG_ARGV, &cli.labels, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &cli.csv, 0, NULL, NULL },
+	{ "partial", '\0', POPT_ARG_NONE, &cli.partial, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
@@ -403,5 +413,6 @@ const struct command compare_command = {
 	"     --label NAME     the column of the next file (default: its host and kernel,\n"
 	"                      else its name); once per file or never\n"
 	"     --csv FILE       also write the cells as CSV\n"
+	"     --partial        also sweeps cut short (\"complete\": false)\n"
 	" -J, --json           print the table as JSON\n",
 };

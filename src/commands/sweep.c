@@ -1055,6 +1055,7 @@ static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 			print_verdict_json(NULL, pts, n, &v[t], p->tasks[t]);
 	close_json_array();
 	print_bool(PRINT_JSON, "restored", "%s", restored);
+	print_bool(PRINT_JSON, "complete", "%s", n == p->n * p->ntasks);
 	if (!o->json)
 		for (size_t t = 0; t < p->ntasks; t++)
 			if (v[t].best < n)

@@ -264,6 +264,11 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 	    !json_object_is_type(pin, json_type_null) &&
 	    (!as_rate(pin, &f->duration) || f->duration == 0))
 		return bad(why, why_len, "\"duration\" is not a number of seconds above 0");
+	if (json_object_object_get_ex(root, "complete", &pin)) {
+		if (!json_object_is_type(pin, json_type_boolean))
+			return bad(why, why_len, "\"complete\" is not true or false");
+		f->cut_short = !json_object_get_boolean(pin);
+	}
 	pin = member(root, "pinned", json_type_object);
 	if (pin) {
 		const char *other = strcmp(f->parameter, "batch") == 0 ? "fraction" : "batch";

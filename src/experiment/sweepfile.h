@@ -35,6 +35,7 @@ struct sweepfile {
 	double duration;	/* seconds a run of page_fault1 measures */
 	bool pinned;		/* the setting not swept was held at pin */
 	long pin;
+	bool cut_short;		/* "complete" is false: the sweep ended before its last point */
 	struct sweepfile_point *points;
 	size_t npoints;
 };

@@ -25,7 +25,7 @@ orig=$(settings "$t")
 check "whole sweep exits 0" "[ $? = 0 ]"
 check "json names the parameter, the unit, the runs and their seconds" "$flat $work/out | grep -q '\"parameter\":\"batch\",\"workload\":\"page_fault1\",\"unit\":\"ops/s\",\"runs\":2,\"duration\":0.3,\"tasks\":1'"
 check "three points" "[ \$($flat $work/out | grep -o '\"value\":' | wc -l) = 5 ]"
-check "restored" "$flat $work/out | grep -q '\"restored\":true}'"
+check "restored, and complete" "$flat $work/out | grep -q '\"restored\":true,\"complete\":true}'"
 check "json parses" "python3 -c 'import json,sys; d=json.load(open(\"$work/out\")); assert [p[\"value\"] for p in d[\"points\"]]==[31,62,93]; assert all(len(p[\"samples\"])>=2 and p[\"hmean\"]>0 for p in d[\"points\"])'"
 check "settings as before" "[ \"\$(settings $t)\" = \"\$orig\" ]"
 check "no journal left" "[ ! -e $t/run/pcpctl/journal ]"
@@ -138,6 +138,15 @@ echo "fail-write 2 EIO" >"$t/sim/faults"
 check "a failed point exits 1" "[ $? = 1 ]"
 check "the first point was still reported" "$flat $work/out | grep -q '\"value\":31'"
 check "restored after the error" "$flat $work/out | grep -q '\"restored\":true'"
+check "a sweep cut short says so" "$flat $work/out | grep -q '\"complete\":false}'"
+cp "$work/out" "$work/short.json"
+"$sim" compare "$work/short.json" "$work/short.json" >"$work/cmp" 2>"$work/err"
+rc=$?
+check "compare refuses a sweep cut short: exit 2 (got $rc)" \
+	"[ $rc = 2 ] && grep -q 'short.json is a sweep cut short' $work/err && [ ! -s $work/cmp ]"
+"$sim" compare --partial "$work/short.json" "$work/short.json" >"$work/cmp" 2>"$work/err"
+rc=$?
+check "compare --partial takes it (exit $rc)" "[ $rc = 0 ] && grep -q '^Hmean *1 *31 ' $work/cmp"
 rm "$t/sim/faults"
 check "settings as before after the error" "[ \"\$(settings $t)\" = \"\$orig\" ]"
 
