@@ -605,29 +605,30 @@ def sweep_run(**kw):
     return run_playbook(os.path.join(work, "sweep-fetch.yml"), "-e", json.dumps(extra))
 
 
+def fetched_sweep(rc, out, what, **want):
+    """The sweep JSON the playbook saved, checked: exit 0, want's fields, the values of its points."""
+    try:
+        with open(fetched) as f:
+            sweep = json.load(f)
+    except (OSError, ValueError) as e:
+        sweep = {"error": str(e)}
+    values = want.pop("values")
+    check(what, rc == 0 and all(sweep.get(k) == v for k, v in want.items()) and
+          [p["value"] for p in sweep.get("points", [])] == values, out[-1500:] + str(sweep)[:300])
+    return sweep
+
+
 rc, res, out = sweep_run()
-try:
-    with open(fetched) as f:
-        sweep = json.load(f)
-except (OSError, ValueError) as e:
-    sweep = {"error": str(e)}
-check("sweep-fetch.yml: the sweep's JSON is saved on the controller",
-      rc == 0 and sweep.get("parameter") == "batch" and
-      [p["value"] for p in sweep.get("points", [])] == [63, 310], out[-1500:] + str(sweep)[:300])
+sweep = fetched_sweep(rc, out, "sweep-fetch.yml: the sweep's JSON is saved on the controller",
+                      parameter="batch", values=[63, 310])
 check("sweep-fetch.yml: the settings were restored, the rollback found nothing",
       sweep.get("restored") is True and sysctl(sweep_tree, "percpu_pagelist_batch") == 0 and
       any(r.get("task", "").startswith("Roll back") and r.get("changed") is False for r in res), res)
 
 rc, res, out = sweep_run(sweep_parameter="fraction", sweep_values="0,8",
                          sweep_options=["--warmup", "0", "--", "/bin/true"])
-try:
-    with open(fetched) as f:
-        sweep = json.load(f)
-except (OSError, ValueError) as e:
-    sweep = {"error": str(e)}
-check("sweep-fetch.yml: a COMMAND after -- in sweep_options is the sweep's workload",
-      rc == 0 and sweep.get("workload") == "/bin/true" and
-      [p["value"] for p in sweep.get("points", [])] == [0, 8], out[-1500:] + str(sweep)[:300])
+fetched_sweep(rc, out, "sweep-fetch.yml: a COMMAND after -- in sweep_options is the sweep's workload",
+              workload="/bin/true", values=[0, 8])
 
 marker = os.path.join(work, "injected")
 rc, res, out = sweep_run(sweep_values=f"63;touch {marker}", sweep_options=[f"$(touch {marker})"])
