@@ -570,7 +570,10 @@ static void say_moved(const struct zone_check *zc, bool settled, bool restore)
 {
 	char moved[200];
 
-	moved_text(&zc->was, &zc->now, moved, sizeof(moved));
+	if (zc->have_was)
+		moved_text(&zc->was, &zc->now, moved, sizeof(moved));
+	else
+		snprintf(moved, sizeof(moved), "memory came online in it (it had none)");
 	if (settled)
 		pcp_note("node %d zone %s: %s %s; the kernel recomputed its limits, and they "
 			 "verify for the new inputs", zc->z->node, zc->z->name, moved,
@@ -617,7 +620,12 @@ static int check_zones(struct kernel *k, struct kernel_rules *r,
 		rc = zone_check_init(k->root, z, before, observed, &zc, why);
 		if (rc)
 			break;
-		moved = zc.have_was && !inputs_same(&zc.was, &zc.now);
+		/*
+		 * A zone with no pages when the change began has filled since:
+		 * memory came online in it, and its pagesets keep the batch of 1
+		 * they were set up with until the onlining recomputes them.
+		 */
+		moved = !zc.have_was || !inputs_same(&zc.was, &zc.now);
 		rc = check_one(r, ex, &zc, checks, why);
 		if (rc == -EPROTO) {
 			if (p && inputs_of(k->root, p, &then, &ignored) == 0 &&
