@@ -1231,14 +1231,15 @@ static long largest_high(const struct change_result *res)
 
 	for (size_t z = 0; z < zi->nzones; z++) {
 		const struct zi_zone *zone = &zi->zones[z];
+		bool printed;
 		int lo, hi;
 
 		if (!zone->npagesets)
 			continue;
-		if (res->rules.era == ERA_LAZY_HIGH && !zi_has(&zone->pagesets[0], ZI_HIGH_MAX))
+		printed = zi_has(&zone->pagesets[0], ZI_HIGH_MAX);
+		if (res->rules.era == ERA_LAZY_HIGH && !printed)
 			continue;
-		zi_zone_range(zone, zi_has(&zone->pagesets[0], ZI_HIGH_MAX) ? ZI_HIGH_MAX : ZI_HIGH,
-			      &lo, &hi);
+		zi_zone_range(zone, printed ? ZI_HIGH_MAX : ZI_HIGH, &lo, &hi);
 		if (hi > high)
 			high = hi;
 	}

@@ -515,6 +515,9 @@ static int errtail_drain(struct errtail *t, int fd, int log_fd)
 	return rc == -EAGAIN ? 0 : rc;
 }
 
+/* How --metric is compiled, for the run and for the check before it alike: by lines. */
+#define METRIC_REGEX_FLAGS (REG_EXTENDED | REG_NEWLINE)
+
 static int parse_metric(const regex_t *re, const char *text, double *metric)
 {
 	regmatch_t m[2];
@@ -645,7 +648,7 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 	if (io)
 		io->last_err[0] = '\0';
 	if (metric_regex) {
-		if (regcomp(&re, metric_regex, REG_EXTENDED | REG_NEWLINE) != 0)
+		if (regcomp(&re, metric_regex, METRIC_REGEX_FLAGS) != 0)
 			return -EINVAL;
 		have_re = true;
 		if (pipe2(outp, O_CLOEXEC) < 0) {
@@ -728,7 +731,7 @@ done:
 int ext_check_regex(const char *regex, char *why, size_t len)
 {
 	regex_t re;
-	int rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
+	int rc = regcomp(&re, regex, METRIC_REGEX_FLAGS);
 
 	if (rc == 0) {
 		regfree(&re);
