@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * compare.c - one row per (tasks, value), one column per sweep: the Hmean,
- * its change against the first sweep, and a mark where Welch's t-test on
- * the samples says the difference is significant
+ * compare.c - one row per (tasks, value), one column per sweep: the Hmean
+ * (the mean of a metric better lower), its change against the first sweep,
+ * positive where it is better, and a mark where Welch's t-test on the
+ * samples says the difference is significant
  */
 #include <errno.h>
 #include <locale.h>
@@ -41,7 +42,8 @@ struct row {
 struct cell {
 	const struct sweepfile_point *pt;	/* NULL when the input lacks the row */
 	bool has_change, tested, significant;
-	double change, p;
+	double center;		/* sweepfile_center() */
+	double change, p;	/* change: positive when better than the baseline */
 };
 
 static int row_order(const void *a, const void *b)
@@ -119,14 +121,20 @@ static struct row *collect_rows(const struct sweep_input *in, size_t nin, size_t
 	return rows;
 }
 
-static struct cell make_cell(const struct sweepfile_point *base, const struct sweepfile_point *pt)
+/* f: the sweeps' direction, which sweepset_load() made one for all */
+static struct cell make_cell(const struct sweepfile *f, const struct sweepfile_point *base,
+			     const struct sweepfile_point *pt)
 {
 	struct cell c = { .pt = pt };
 	struct welch w;
 
-	if (!pt || !base)
+	if (!pt)
 		return c;
-	c.has_change = stats_change_pct(pt->hmean, base->hmean, &c.change) == 0;
+	c.center = sweepfile_center(f, pt);
+	if (!base)
+		return c;
+	c.has_change = stats_gain_pct(c.center, sweepfile_center(f, base), f->better,
+				      &c.change) == 0;
 	if (pt != base && welch_test(pt->samples, pt->nsamples, base->samples, base->nsamples,
 				     &w) == 0) {
 		c.tested = true;
@@ -144,12 +152,12 @@ static void text_cell(const struct cell *c, char buf[CELL_MAX])
 		snprintf(buf, CELL_MAX, "-");
 		return;
 	}
-	d = stats_decimals(c->pt->hmean, 2);
+	d = stats_decimals(c->center, 2);
 	if (!c->has_change)
-		snprintf(buf, CELL_MAX, "%.*f (      -)", d, c->pt->hmean);
+		snprintf(buf, CELL_MAX, "%.*f (      -)", d, c->center);
 	else
 		snprintf(buf, CELL_MAX, c->significant ? "%.*f *%+7.2f%%*" : "%.*f (%+7.2f%%)",
-			 d, c->pt->hmean, c->change);
+			 d, c->center, c->change);
 }
 
 /*
@@ -201,6 +209,7 @@ static void json_cell(const struct cell *c)
 	}
 	open_json_object(NULL);
 	print_double(PRINT_JSON, "hmean", stats_format(c->pt->hmean, 3), c->pt->hmean);
+	print_double(PRINT_JSON, "mean", stats_format(c->pt->mean, 3), c->pt->mean);
 	print_double_or_null("change_pct", "%.4f", c->has_change, c->change);
 	print_double_or_null("p", "%.6g", c->tested, c->p);
 	print_bool(PRINT_JSON, "significant", "%s", c->significant);
@@ -234,12 +243,12 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 		return EXIT_FAIL;
 	}
 	f = out.f;
-	fprintf(f, "tasks,%s,label,hmean,change_pct,p,significant\n", in[0].f.parameter);
+	fprintf(f, "tasks,%s,label,hmean,change_pct,p,significant,mean\n", in[0].f.parameter);
 	for (size_t r = 0; r < nrows; r++) {
 		const struct sweepfile_point *base = rows[r].at[0];
 
 		for (size_t i = 0; i < nin; i++) {
-			struct cell c = make_cell(base, rows[r].at[i]);
+			struct cell c = make_cell(&in[0].f, base, rows[r].at[i]);
 
 			if (!c.pt)
 				continue;
@@ -251,7 +260,8 @@ static int write_csv(const char *path, const struct sweep_input *in, size_t nin,
 			fputc(',', f);
 			if (c.tested)
 				fprintf(f, "%.6g", c.p);
-			fprintf(f, ",%d\n", c.significant);
+			fprintf(f, ",%d,%.*f\n", c.significant, stats_decimals(c.pt->mean, 3),
+				c.pt->mean);
 		}
 	}
 	/* replaced as export's files are: a link there is replaced, never followed */
@@ -280,7 +290,7 @@ static int print_table(bool json, const struct sweep_input *in, size_t nin,
 		const struct sweepfile_point *base = rows[r].at[0];
 
 		for (size_t i = 0; i < nin; i++) {
-			struct cell c = make_cell(base, rows[r].at[i]);
+			struct cell c = make_cell(&in[0].f, base, rows[r].at[i]);
 			size_t w;
 
 			text_cell(&c, text[r * nin + i]);
@@ -292,6 +302,7 @@ static int print_table(bool json, const struct sweep_input *in, size_t nin,
 	new_json_obj(json);
 	print_string(PRINT_JSON, "parameter", "%s", in[0].f.parameter);
 	print_string(PRINT_JSON, "workload", "%s", in[0].f.workload);
+	print_string(PRINT_JSON, "better", "%s", stats_better_name(in[0].f.better));
 	open_json_array("inputs");
 	for (size_t i = 0; i < nin; i++) {
 		open_json_object(NULL);
@@ -330,12 +341,12 @@ static int print_table(bool json, const struct sweep_input *in, size_t nin,
 		const struct sweepfile_point *base = rows[r].at[0];
 
 		open_json_object(NULL);
-		print_string(PRINT_FP, NULL, "%-5s", "Hmean");
+		print_string(PRINT_FP, NULL, "%-5s", in[0].f.better == BETTER_LOWER ? "Mean" : "Hmean");
 		print_long(PRINT_ANY, "tasks", " %6ld", rows[r].tasks);
 		print_long(PRINT_ANY, "value", " %9ld", rows[r].value);
 		open_json_array("cells");
 		for (size_t i = 0; i < nin; i++) {
-			struct cell c = make_cell(base, rows[r].at[i]);
+			struct cell c = make_cell(&in[0].f, base, rows[r].at[i]);
 
 			if (json)
 				json_cell(&c);
@@ -406,7 +417,7 @@ static int run(const struct sysroot *root, const struct command_args *a)
 
 const struct command compare_command = {
 	.name = "compare", .run = run, .takes_command = true,
-	.summary = "sweeps side by side: Hmean, change, significance",
+	.summary = "sweeps side by side: Hmean or mean, change, significance",
 	.usage = "[--label NAME]... [options] FILE.json FILE.json...\n"
 		 " (a FILE.json of - is standard input)",
 	.options = compare_options, .options_help =

@@ -67,7 +67,8 @@ static void fill_series(struct chart *c, struct plot_series *se, const struct sw
 			/* only a best the sweep found significant is marked */
 			if (p->best)
 				se->best = se->n;
-			c->pts[c->npts++] = (struct plot_point){ (double)p->value, p->hmean, p->min,
+			c->pts[c->npts++] = (struct plot_point){ (double)p->value,
+								 sweepfile_center(f, p), p->min,
 								 p->max };
 		}
 		se->n++;
@@ -108,13 +109,18 @@ static void add_panel(struct chart *c, const struct sweep_input *in, size_t nin,
 	c->npanels++;
 }
 
-/* What the throughput axis counts: the files' unit when they agree on one. */
-static const char *y_unit(const struct sweep_input *in, size_t nin)
+/*
+ * What the measured axis counts: the files' unit (sweepset_load() lets
+ * only one through), and which way is better when it is lower.
+ */
+static const char *y_unit(const struct sweep_input *in, char *buf, size_t size)
 {
-	for (size_t i = 0; i < nin; i++)
-		if (!in[i].f.unit || strcmp(in[i].f.unit, in[0].f.unit) != 0)
-			return strcmp(in[0].f.workload, "page_fault1") == 0 ? "ops/s" : "Hmean";
-	return in[0].f.unit;
+	const struct sweepfile *f = &in[0].f;
+	const char *unit = f->unit ? f->unit :
+			   strcmp(f->workload, "page_fault1") == 0 ? "ops/s" : "Hmean";
+
+	snprintf(buf, size, "%s%s", unit, f->better == BETTER_LOWER ? ", lower is better" : "");
+	return buf;
 }
 
 /*
@@ -157,6 +163,7 @@ static void subtitle(char *buf, size_t size, const struct sweep_input *in, size_
 
 static int build(struct chart *c, const struct sweep_input *in, size_t nin)
 {
+	static char ylabel[96];
 	size_t total = 0;
 
 	for (size_t i = 0; i < nin; i++)
@@ -171,7 +178,7 @@ static int build(struct chart *c, const struct sweep_input *in, size_t nin)
 		return -ENOMEM;
 	collect_tasks(c, in, nin);
 	for (size_t t = 0; t < c->ntasks; t++) {
-		add_panel(c, in, nin, c->tasks[t], false, y_unit(in, nin));
+		add_panel(c, in, nin, c->tasks[t], false, y_unit(in, ylabel, sizeof(ylabel)));
 		add_panel(c, in, nin, c->tasks[t], true, NULL);
 	}
 	return 0;
@@ -204,7 +211,8 @@ static int draw(const char *output, const struct sweep_input *in, size_t nin,
 		for (size_t i = 0; i < nin; i++)
 			labels[i] = in[i].label;
 		subtitle(sub, sizeof(sub), in, nin);
-		snprintf(title, sizeof(title), "%s throughput against pcp %s%s%s", in[0].f.workload,
+		snprintf(title, sizeof(title), "%s %s against pcp %s%s%s", in[0].f.workload,
+			 in[0].f.better == BETTER_LOWER ? "cost (lower is better)" : "throughput",
 			 batch ? "batch" : "high fraction", sub[0] ? "\n" : "", sub);
 		rc = plot_chart(mem, title, batch ? "pcp batch (pages)" : "pcp high fraction",
 				labels, nin, c->panels, c->npanels);

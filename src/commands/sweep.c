@@ -107,8 +107,8 @@ struct point {
 	size_t nsamples;
 	struct stats_summary st;
 	struct sysload_point load;
-	bool has_ci;		/* ci_pct holds the 95% interval of the Hmean */
-	double ci_pct;		/* its half-width, percent of the Hmean */
+	bool has_ci;		/* ci_pct holds the 95% interval of the center */
+	double ci_pct;		/* its half-width, percent of the center */
 	double seconds;		/* time measured: page_fault1's samples, a COMMAND's runs */
 	bool has_lock;		/* lock was sampled */
 	struct lockprof_share lock;	/* shares of cpu-clock samples in the spinlock slowpath */
@@ -116,8 +116,9 @@ struct point {
 };
 
 /*
- * The highest Hmean, and whether Welch's t-test on the samples finds it
- * better than the runner-up: a best value that is not significantly better
+ * The best center (stats_center(): the highest Hmean, or the lowest mean
+ * of a cost), and whether Welch's t-test on the samples finds it better
+ * than the runner-up: a best value that is not significantly better
  * is reported as such, and not marked on the chart.
  */
 struct verdict {
@@ -129,19 +130,23 @@ struct verdict {
 };
 
 /* The verdict among the points with this many tasks. */
-static struct verdict verdict_of(const struct point *pts, size_t n, long tasks, bool command)
+static struct verdict verdict_of(const struct point *pts, size_t n, long tasks, bool command,
+				 enum better better)
 {
 	struct verdict v = { .best = SIZE_MAX, .runner_up = SIZE_MAX };
 	struct welch w;
 
 	for (size_t i = 0; i < n; i++) {
+		double c = stats_center(&pts[i].st, better);
+
 		if (pts[i].tasks != tasks)
 			continue;
-		if (v.best == SIZE_MAX || pts[i].st.hmean > pts[v.best].st.hmean) {
+		if (v.best == SIZE_MAX ||
+		    stats_better_than(c, stats_center(&pts[v.best].st, better), better)) {
 			v.runner_up = v.best;
 			v.best = i;
 		} else if (v.runner_up == SIZE_MAX ||
-			   pts[i].st.hmean > pts[v.runner_up].st.hmean) {
+			   stats_better_than(c, stats_center(&pts[v.runner_up].st, better), better)) {
 			v.runner_up = i;
 		}
 	}
@@ -154,7 +159,8 @@ static struct verdict verdict_of(const struct point *pts, size_t n, long tasks, 
 	case 0:
 		v.tested = true;
 		v.p = w.p;
-		v.significant = w.t > 0 && w.p < WELCH_ALPHA;
+		/* t > 0: the best's samples are larger on average */
+		v.significant = (better == BETTER_LOWER ? w.t < 0 : w.t > 0) && w.p < WELCH_ALPHA;
 		break;
 	case -EINVAL:
 		/* a COMMAND gives a sample per run, whatever --duration says */
@@ -196,6 +202,7 @@ struct sweep_plan {
 	bool pinned;		/* the other setting held at pin for every point */
 	long pin;
 	double duration, warmup;
+	enum better better;	/* of the metric: ops/s and runs/s are better higher */
 	int *cpus;
 	int log_fd;		/* the workload's output: stderr or --workload-log */
 	struct runas user;	/* as root, who the workload runs as */
@@ -508,6 +515,17 @@ static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_
 		pcp_error("--metric reads an external workload's output: give its command after --");
 		return EXIT_USAGE;
 	}
+	if (o->better && strcmp(o->better, "higher") != 0 && strcmp(o->better, "lower") != 0) {
+		pcp_error("--better \"%s\": give lower (a latency, a cost) or higher (a rate)",
+			  o->better);
+		return EXIT_USAGE;
+	}
+	if (o->better && !o->metric) {
+		pcp_error("--better is the direction of a --metric: without one, the sweep "
+			  "measures runs or ops per second, which are better higher");
+		return EXIT_USAGE;
+	}
+	p->better = o->better && strcmp(o->better, "lower") == 0 ? BETTER_LOWER : BETTER_HIGHER;
 	if ((rc = check_command(o)) || (rc = plan_user(o, p)))
 		return rc;
 	p->batch = o->batch;
@@ -618,13 +636,19 @@ static int run_external(const struct sweep_opts *o, const struct sweep_plan *p, 
 	return -ECANCELED;
 }
 
-/* --precision: whether the samples so far pin the Hmean down well enough. */
+/* The 95% interval of the samples' center, relative to it. */
+static int center_ci95(const double *x, size_t n, enum better better, double *rel)
+{
+	return better == BETTER_LOWER ? welch_mean_ci95(x, n, rel) : welch_hmean_ci95(x, n, rel);
+}
+
+/* --precision: whether the samples so far pin the center down well enough. */
 static bool precise_enough(const double *x, size_t n, void *arg)
 {
 	const struct sweep_plan *p = arg;
 	double rel;
 
-	return welch_hmean_ci95(x, n, &rel) == 0 && rel <= p->precision;
+	return center_ci95(x, n, p->better, &rel) == 0 && rel <= p->precision;
 }
 
 /*
@@ -719,7 +743,7 @@ static int measure(const struct sysroot *live, const struct sweep_opts *o,
 	if (!rc) {
 		if (!o->command)
 			pt->seconds = (double)pt->nsamples * PF1_DEFAULT_INTERVAL_S;
-		pt->has_ci = welch_hmean_ci95(pt->samples, pt->nsamples, &pt->ci_pct) == 0;
+		pt->has_ci = center_ci95(pt->samples, pt->nsamples, p->better, &pt->ci_pct) == 0;
 		pt->ci_pct *= 100;
 		pt->measured = true;
 	}
@@ -839,13 +863,16 @@ static void print_header(const struct sweep_opts *o, const struct sweep_plan *p)
 		print_string(PRINT_FP, NULL, ", %s", p->batch ? "fraction" : "batch");
 		print_long(PRINT_FP, NULL, " pinned at %ld", p->pin);
 	}
-	print_string(PRINT_FP, NULL, "; HMEAN, MIN and MAX in %s", unit(o));
+	if (p->better == BETTER_LOWER)
+		print_string(PRINT_FP, NULL, "; MEAN, P50 and P99 in %s, lower is better", unit(o));
+	else
+		print_string(PRINT_FP, NULL, "; HMEAN, MIN and MAX in %s", unit(o));
 	print_string(PRINT_FP, NULL, "\n%8s", p->batch ? "BATCH" : "FRACTION");
 	print_string(PRINT_FP, NULL, " %5s", "TASKS");
 	print_string(PRINT_FP, NULL, " %7s", "HIGH");
-	print_string(PRINT_FP, NULL, " %14s", "HMEAN");
-	print_string(PRINT_FP, NULL, " %14s", "MIN");
-	print_string(PRINT_FP, NULL, " %14s", "MAX");
+	print_string(PRINT_FP, NULL, " %14s", p->better == BETTER_LOWER ? "MEAN" : "HMEAN");
+	print_string(PRINT_FP, NULL, " %14s", p->better == BETTER_LOWER ? "P50" : "MIN");
+	print_string(PRINT_FP, NULL, " %14s", p->better == BETTER_LOWER ? "P99" : "MAX");
 	print_string(PRINT_FP, NULL, " %7s", "COV%");
 	print_string(PRINT_FP, NULL, " %8s", "CHANGE%");
 	print_string(PRINT_FP, NULL, " %6s", "LOCK%");
@@ -879,11 +906,12 @@ static void print_measured(double v)
 	print_string(PRINT_FP, NULL, " %14s", cell);
 }
 
-static void print_row(const struct point *pt, const struct point *first)
+static void print_row(const struct point *pt, const struct point *first, enum better better)
 {
 	double change = 0;
 
-	stats_change_pct(pt->st.hmean, first->st.hmean, &change);
+	stats_gain_pct(stats_center(&pt->st, better), stats_center(&first->st, better), better,
+		       &change);
 	/* A change that rounds to nothing is +0.0, not -0.0. */
 	if (fabs(change) < 0.05)
 		change = 0;
@@ -894,9 +922,9 @@ static void print_row(const struct point *pt, const struct point *first)
 		print_long(PRINT_FP, NULL, " %7ld", pt->high);
 	else
 		print_null(PRINT_FP, NULL, " %7s", "-");
-	print_measured(pt->st.hmean);
-	print_measured(pt->st.min);
-	print_measured(pt->st.max);
+	print_measured(stats_center(&pt->st, better));
+	print_measured(better == BETTER_LOWER ? pt->st.p50 : pt->st.min);
+	print_measured(better == BETTER_LOWER ? pt->st.p99 : pt->st.max);
 	print_pct(" %7.2f", " %7s", pt->st.has_cv, 100 * pt->st.cv);
 	print_double(PRINT_FP, NULL, " %+8.1f", change);
 	print_pct(" %6.2f", " %6s", pt->has_lock, pt->lock.lock_pct);
@@ -924,6 +952,9 @@ static void print_points(const struct point *pts, size_t n, bool o_command)
 		print_double(PRINT_JSON, "hmean", stats_format(pt->st.hmean, 3), pt->st.hmean);
 		print_double(PRINT_JSON, "min", stats_format(pt->st.min, 3), pt->st.min);
 		print_double(PRINT_JSON, "max", stats_format(pt->st.max, 3), pt->st.max);
+		print_double(PRINT_JSON, "mean", stats_format(pt->st.mean, 3), pt->st.mean);
+		print_double(PRINT_JSON, "p50", stats_format(pt->st.p50, 3), pt->st.p50);
+		print_double(PRINT_JSON, "p99", stats_format(pt->st.p99, 3), pt->st.p99);
 		if (pt->st.has_cv)
 			print_double(PRINT_JSON, "cov", "%.6f", pt->st.cv);
 		else
@@ -957,24 +988,29 @@ static void print_verdict_text(const struct sweep_opts *o, const struct sweep_pl
 {
 	const char *parameter = p->batch ? "batch" : "fraction";
 	const struct point *b = &pts[v->best];
-	char hmean[64];
+	bool lower = p->better == BETTER_LOWER;
+	double center = stats_center(&b->st, p->better);
+	char shown[64];
 
 	if (p->ntasks > 1) {
 		char words[40];
 
 		printf("with %s, ", tasks_words(o, tasks, words, sizeof(words)));
 	}
-	snprintf(hmean, sizeof(hmean), stats_format(b->st.hmean, 1), b->st.hmean);
+	snprintf(shown, sizeof(shown), stats_format(center, 1), center);
 	if (v->significant)
-		printf("best: %s %ld, %s %s, better than %s %ld (Welch p = %.3g)", parameter,
-		       b->value, hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+		printf("best: %s %ld, %s %s%s, better than %s %ld (Welch p = %.3g)", parameter,
+		       b->value, shown, unit(o), lower ? " (mean, lower is better)" : "",
+		       parameter, pts[v->runner_up].value, v->p);
 	else if (v->tested)
-		printf("no %s was significantly better: %s %ld has the highest Hmean, %s %s, "
+		printf("no %s was significantly better: %s %ld has the %s, %s %s, "
 		       "but against %s %ld Welch p = %.3g", parameter, parameter, b->value,
-		       hmean, unit(o), parameter, pts[v->runner_up].value, v->p);
+		       lower ? "lowest mean" : "highest Hmean", shown, unit(o), parameter,
+		       pts[v->runner_up].value, v->p);
 	else
-		printf("no %s was significantly better: %s %ld has the highest Hmean, %s %s, "
-		       "untested: %s", parameter, parameter, b->value, hmean, unit(o), v->why);
+		printf("no %s was significantly better: %s %ld has the %s, %s %s, "
+		       "untested: %s", parameter, parameter, b->value,
+		       lower ? "lowest mean" : "highest Hmean", shown, unit(o), v->why);
 	putchar('\n');
 }
 
@@ -991,6 +1027,8 @@ static void print_verdict_json(const char *key, const struct point *pts, size_t 
 	print_long(PRINT_JSON, "value", "%ld", pts[v->best].value);
 	print_double(PRINT_JSON, "hmean", stats_format(pts[v->best].st.hmean, 3),
 		     pts[v->best].st.hmean);
+	print_double(PRINT_JSON, "mean", stats_format(pts[v->best].st.mean, 3),
+		     pts[v->best].st.mean);
 	print_bool(PRINT_JSON, "significant", "%s", v->significant);
 	print_long_or_null("runner_up", "%ld", v->runner_up < n,
 			   v->runner_up < n ? pts[v->runner_up].value : 0);
@@ -1045,6 +1083,16 @@ static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 	} else {
 		print_null(PRINT_JSON, "pinned", "%s", "");
 	}
+	print_string(PRINT_JSON, "better", "%s", stats_better_name(p->better));
+	if (o->command) {
+		open_json_array("command");
+		for (char *const *arg = o->command; *arg; arg++)
+			print_string(PRINT_JSON, NULL, "%s", *arg);
+		close_json_array();
+	} else {
+		print_null(PRINT_JSON, "command", "%s", "");
+	}
+	print_string_or_null("metric", o->metric);
 	print_host(host);
 	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
 	print_points(pts, n, o->command);
@@ -1077,7 +1125,8 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 		return -ENOMEM;
 	}
 	f = out.f;
-	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high\n",
+	/* new columns go last, where a reader of the older ones does not see them */
+	fprintf(f, "%s,hmean,min,max,cov,pgalloc,pgfree,pgfault,disturbed,tasks,high,mean,p50,p99\n",
 		batch ? "batch" : "fraction");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%ld,%.*f,%.*f,%.*f,", pts[i].value,
@@ -1090,7 +1139,9 @@ static int write_csv(const char *path, const struct point *pts, size_t n, bool b
 			pts[i].load.pgfault, pts[i].load.disturbed, pts[i].tasks);
 		if (pts[i].high >= 0)
 			fprintf(f, "%ld", pts[i].high);
-		fputc('\n', f);
+		fprintf(f, ",%.*f,%.*f,%.*f\n", stats_decimals(pts[i].st.mean, 3), pts[i].st.mean,
+			stats_decimals(pts[i].st.p50, 3), pts[i].st.p50,
+			stats_decimals(pts[i].st.p99, 3), pts[i].st.p99);
 	}
 	/* replaced as the chart is: a link there is replaced, never followed */
 	err = atomic_stream_commit(&out, path);
@@ -1114,7 +1165,7 @@ static int write_plot(const struct sweep_opts *o, const struct sweep_plan *p,
 		.path = o->plot, .label = label,
 		.f = { .parameter = p->batch ? "batch" : "fraction",
 		       .workload = o->command ? o->command[0] : "page_fault1",
-		       .unit = (char *)unit(o), .runs = p->runs,
+		       .unit = (char *)unit(o), .better = p->better, .runs = p->runs,
 		       .duration = o->command ? 0 : p->duration, .pinned = p->pinned,
 		       .pin = p->pin, .points = fp, .npoints = n },
 	};
@@ -1129,6 +1180,7 @@ static int write_plot(const struct sweep_opts *o, const struct sweep_plan *p,
 	for (size_t i = 0; i < n; i++)
 		fp[i] = (struct sweepfile_point){
 			.tasks = pts[i].tasks, .value = pts[i].value, .hmean = pts[i].st.hmean,
+			.mean = pts[i].st.mean,
 			/* 1 / (1 / x) of one sample may round past x: the bar holds the mean. */
 			.min = fmin(pts[i].st.min, pts[i].st.hmean),
 			.max = fmax(pts[i].st.max, pts[i].st.hmean), .has_lock = pts[i].has_lock,
@@ -1362,7 +1414,7 @@ static int measure_all(struct kernel *k, const struct sysroot *root, const struc
 			if (p->precision)
 				print_precision(o, p, pt);
 			if (!o->json)
-				print_row(pt, &pts[t]);
+				print_row(pt, &pts[t], p->better);
 		}
 	}
 	return rc;
@@ -1383,7 +1435,7 @@ static int report_points(const struct sweep_opts *o, const struct sweep_plan *p,
 	while (measured < npts && pts[measured].measured)
 		measured++;
 	for (size_t t = 0; t < p->ntasks; t++)
-		verdicts[t] = verdict_of(pts, measured, p->tasks[t], o->command);
+		verdicts[t] = verdict_of(pts, measured, p->tasks[t], o->command, p->better);
 	if (print_result(o, p, host, pts, measured, verdicts, restored))
 		rc = EXIT_FAIL;
 	if (measured && o->csv && write_csv(o->csv, pts, measured, p->batch))
@@ -1498,6 +1550,7 @@ static const struct poptOption sweep_options[] = {
 	{ "max-duration", '\0', POPT_ARG_STRING, &cli.sweep.max_duration, 0, NULL, NULL },
 	{ "runs", '\0', POPT_ARG_STRING, &cli.sweep.runs, 0, NULL, NULL },
 	{ "metric", '\0', POPT_ARG_STRING, &cli.sweep.metric, 0, NULL, NULL },
+	{ "better", '\0', POPT_ARG_STRING, &cli.sweep.better, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &cli.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &cli.sweep.plot, 0, NULL, NULL },
 	{ "workload-log", '\0', POPT_ARG_STRING, &cli.sweep.workload_log, 0, NULL, NULL },
@@ -1564,14 +1617,17 @@ const struct command sweep_command = {
 	"     --with-batch N   hold the batch at N while sweeping --fraction\n"
 	"     --duration S     seconds measured per run (default 10)\n"
 	"     --precision P%   measure each point until the 95% interval of its Hmean\n"
-	"                      is within +-P%, for --duration S at least (a COMMAND:\n"
-	"                      --runs R runs and 2 at least, each run a sample)\n"
+	"                      (its mean with --better lower) is within +-P%, for\n"
+	"                      --duration S at least (a COMMAND: --runs R runs and 2\n"
+	"                      at least, each run a sample)\n"
 	"     --max-duration S  and at most S seconds (default 60)\n"
 	"     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
 	"                      any S > 0 means one unmeasured run before each value\n"
 	"     --runs R         runs per value (default 1)\n"
 	"     --metric REGEX   take COMMAND's result from its output (first group)\n"
 	"                      instead of runs per second\n"
+	"     --better lower|higher  which way the metric improves (default higher);\n"
+	"                      lower: judged by its mean, shown with P50 and P99\n"
 	"     --csv FILE       also write the points as CSV\n"
 	"     --plot FILE      also draw throughput against the value as SVG\n"
 	"     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int check_samples(const double *x, size_t n)
 {
@@ -134,6 +136,36 @@ int stats_change_pct(double value, double baseline, double *out)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int stats_quantile(const double *x, size_t n, double q, double *out)
+{
+	double *sorted, h;
+	size_t lo;
+	int rc = check_samples(x, n);
+
+	if (rc < 0)
+		return rc;
+	if (!(q >= 0 && q <= 1))
+		return -EDOM;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, x, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	h = (double)(n - 1) * q;
+	lo = (size_t)floor(h);
+	*out = lo + 1 < n ? sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]) :
+			    sorted[lo];
+	free(sorted);
+	return 0;
+}
+
 int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 {
 	struct stats_summary s = { .n = n };
@@ -149,11 +181,38 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *out)
 	if ((rc = stats_min(x, n, &s.min)) < 0 ||
 	    (rc = stats_max(x, n, &s.max)) < 0 ||
 	    (rc = stats_mean(x, n, &s.mean)) < 0 ||
-	    (rc = stats_hmean(x, n, &s.hmean)) < 0)
+	    (rc = stats_hmean(x, n, &s.hmean)) < 0 ||
+	    (rc = stats_quantile(x, n, 0.5, &s.p50)) < 0 ||
+	    (rc = stats_quantile(x, n, 0.99, &s.p99)) < 0)
 		return rc;
 	s.has_cv = stats_cv(x, n, &s.cv) == 0;
 	*out = s;
 	return 0;
+}
+
+const char *stats_better_name(enum better b)
+{
+	return b == BETTER_LOWER ? "lower" : "higher";
+}
+
+double stats_center(const struct stats_summary *s, enum better b)
+{
+	return b == BETTER_LOWER ? s->mean : s->hmean;
+}
+
+bool stats_better_than(double a, double b, enum better b_way)
+{
+	return b_way == BETTER_LOWER ? a < b : a > b;
+}
+
+int stats_gain_pct(double value, double baseline, enum better b, double *out)
+{
+	int rc = stats_change_pct(value, baseline, out);
+
+	/* 0 - x, not -x: no change is +0.00%, not -0.00% */
+	if (!rc && b == BETTER_LOWER)
+		*out = 0.0 - *out;
+	return rc;
 }
 
 /* Three figures down to 1e-12; anything smaller prints with 15 decimals. */

@@ -106,6 +106,10 @@ static int read_point(struct json_object *p, size_t i, long tasks, struct sweepf
 			return bad(why, why_len, "point %zu: sample %zu is not a number of at least 0",
 				   i + 1, s + 1);
 	pt->nsamples = n;
+	if (stats_mean(pt->samples, n, &pt->mean))
+		return bad(why, why_len, "point %zu: the samples have no mean", i + 1);
+	if (json_object_object_get_ex(p, "mean", &v) && !as_rate(v, &pt->mean))
+		return bad(why, why_len, "point %zu: \"mean\" is not a number of at least 0", i + 1);
 	pt->min = pt->max = pt->samples[0];
 	for (size_t s = 1; s < n; s++) {
 		pt->min = fmin(pt->min, pt->samples[s]);
@@ -113,8 +117,10 @@ static int read_point(struct json_object *p, size_t i, long tasks, struct sweepf
 	}
 	if ((json_object_object_get_ex(p, "min", &v) && !as_rate(v, &pt->min)) ||
 	    (json_object_object_get_ex(p, "max", &v) && !as_rate(v, &pt->max)) ||
-	    !(pt->min <= pt->hmean && pt->hmean <= pt->max))
-		return bad(why, why_len, "point %zu: \"min\" and \"max\" are not numbers around \"hmean\"",
+	    !(pt->min <= pt->hmean && pt->hmean <= pt->max) ||
+	    !(pt->min <= pt->mean && pt->mean <= pt->max))
+		return bad(why, why_len,
+			   "point %zu: \"min\" and \"max\" are not numbers around \"hmean\" and \"mean\"",
 			   i + 1);
 	if (json_object_object_get_ex(p, "lock_pct", &v) && !json_object_is_type(v, json_type_null)) {
 		if (!as_rate(v, &pt->lock_pct) || pt->lock_pct > 100)
@@ -233,6 +239,47 @@ static int find_twins(const struct sweepfile *f, size_t *first, size_t *second)
 	return found;
 }
 
+static int read_better(struct json_object *root, struct sweepfile *f, char *why, size_t why_len)
+{
+	struct json_object *v;
+
+	f->better = BETTER_HIGHER;
+	if (!json_object_object_get_ex(root, "better", &v))
+		return 0;
+	if (json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), "lower") == 0)
+		f->better = BETTER_LOWER;
+	else if (!json_object_is_type(v, json_type_string) ||
+		 strcmp(json_object_get_string(v), "higher") != 0)
+		return bad(why, why_len, "\"better\" is neither \"higher\" nor \"lower\"");
+	return 0;
+}
+
+/* "command": null (page_fault1), or the argv measured, an array of strings. */
+static int read_command(struct json_object *root, struct sweepfile *f, char *why,
+			size_t why_len)
+{
+	struct json_object *a = member(root, "command", json_type_array);
+	size_t n;
+
+	if (!a)
+		return 0;
+	n = json_object_array_length(a);
+	f->command = calloc(n + 1, sizeof(*f->command));
+	if (!f->command)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *arg = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(arg, json_type_string))
+			return bad(why, why_len, "\"command\" argument %zu is not a string", i + 1);
+		f->command[i] = strdup(json_object_get_string(arg));
+		if (!f->command[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int read_file(struct json_object *root, struct sweepfile *f, char *why, size_t why_len)
 {
 	struct json_object *points, *host, *pin;
@@ -255,7 +302,10 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 		return bad(why, why_len, "\"parameter\" is neither \"batch\" nor \"fraction\"");
 	if (!get_long(root, "tasks", 1, INT_MAX, &tasks))
 		return bad(why, why_len, "no \"tasks\" whole number from 1");
-	if ((rc = dup_string(root, "unit", false, &f->unit, why, why_len)))
+	if ((rc = dup_string(root, "unit", false, &f->unit, why, why_len)) ||
+	    (rc = dup_string(root, "metric", false, &f->metric, why, why_len)) ||
+	    (rc = read_better(root, f, why, why_len)) ||
+	    (rc = read_command(root, f, why, why_len)))
 		return rc;
 	if (json_object_object_get_ex(root, "runs", NULL) &&
 	    !get_long(root, "runs", 1, INT_MAX, &f->runs))
@@ -303,6 +353,11 @@ static int read_file(struct json_object *root, struct sweepfile *f, char *why, s
 	return read_bests(root, tasks, f, why, why_len);
 }
 
+double sweepfile_center(const struct sweepfile *f, const struct sweepfile_point *pt)
+{
+	return f->better == BETTER_LOWER ? pt->mean : pt->hmean;
+}
+
 void sweepfile_free(struct sweepfile *f)
 {
 	for (size_t i = 0; i < f->npoints; i++)
@@ -313,6 +368,10 @@ void sweepfile_free(struct sweepfile *f)
 	free(f->host);
 	free(f->kernel);
 	free(f->unit);
+	free(f->metric);
+	for (char **arg = f->command; arg && *arg; arg++)
+		free(*arg);
+	free(f->command);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -13,10 +13,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stats.h"
+
 struct sweepfile_point {
 	long tasks;		/* the point's own "tasks", else the file's */
 	long value;
 	double hmean;
+	double mean;		/* "mean", else that of the samples */
 	double min, max;	/* "min" and "max", else those of the samples */
 	bool has_lock;		/* "lock_pct" is a number, not null or absent */
 	double lock_pct;	/* 0 to 100 */
@@ -31,6 +34,9 @@ struct sweepfile {
 	char *host, *kernel;	/* NULL when the file does not say */
 	/* What older files may lack: NULL, 0, or pinned false. */
 	char *unit;		/* of hmean and the samples, such as "ops/s" */
+	enum better better;	/* "better", else higher (older files measured rates) */
+	char **command;		/* "command": the argv that was measured, NULL-terminated */
+	char *metric;		/* "metric": the --metric regex */
 	long runs;		/* runs per point */
 	double duration;	/* seconds a run of page_fault1 measures */
 	bool pinned;		/* the setting not swept was held at pin */
@@ -39,6 +45,9 @@ struct sweepfile {
 	struct sweepfile_point *points;
 	size_t npoints;
 };
+
+/* What a point is judged by: its Hmean, or its mean when lower is better. */
+double sweepfile_center(const struct sweepfile *f, const struct sweepfile_point *pt);
 
 /* Larger files are refused before parsing: no sweep comes near this. */
 #define SWEEPFILE_MAX_BYTES ((size_t)64 << 20)

@@ -48,6 +48,62 @@ static int load_one(struct sweep_input *x, const char *label)
 	return EXIT_OK;
 }
 
+/* A file's text in a message: no ESC of theirs reaches the terminal. */
+static const char *shown(char buf[static 256], const char *text)
+{
+	return escape_text(buf, 256, text, strlen(text), true);
+}
+
+static bool same_argv(char *const *a, char *const *b)
+{
+	for (; a && b && *a && *b; a++, b++)
+		if (strcmp(*a, *b) != 0)
+			return false;
+	return (!a || !*a) && (!b || !*b);
+}
+
+/*
+ * Whether b measured what a did, so that their figures stand side by
+ * side: one parameter, and one unit and direction of the metric.  What
+ * ran may differ (iperf3 over loopback and over a veth pair are one
+ * experiment), which is said but not refused.  Files without a unit are
+ * from before pcpctl wrote one; for them the workload's name stands in.
+ */
+static int same_experiment(const char *cmd, const struct sweep_input *a,
+			   const struct sweep_input *b)
+{
+	const char *na = sweepset_name(a->path), *nb = sweepset_name(b->path);
+	char ua[256], ub[256];
+
+	if (strcmp(a->f.parameter, b->f.parameter) != 0) {
+		pcp_error("%s sweeps %s, but %s sweeps %s: %s puts side by side sweeps of one "
+			  "parameter", na, a->f.parameter, nb, b->f.parameter, cmd);
+		return EXIT_USAGE;
+	}
+	/* page_fault1's ops/s are its own, whatever a COMMAND's metric is named */
+	if (!a->f.unit || !b->f.unit ||
+	    (strcmp(a->f.workload, "page_fault1") == 0) != (strcmp(b->f.workload, "page_fault1") == 0)) {
+		if (strcmp(a->f.workload, b->f.workload) == 0)
+			return EXIT_OK;
+		pcp_error("%s measures %s, but %s measures %s: %s puts side by side sweeps of "
+			  "one metric", na,
+			  shown(ua, a->f.workload), nb, shown(ub, b->f.workload), cmd);
+		return EXIT_USAGE;
+	}
+	if (strcmp(a->f.unit, b->f.unit) != 0 || a->f.better != b->f.better) {
+		pcp_error("%s measures %s, %s is better, but %s measures %s, %s is better: "
+			  "%s puts side by side sweeps of one metric", na, shown(ua, a->f.unit),
+			  stats_better_name(a->f.better), nb, shown(ub, b->f.unit),
+			  stats_better_name(b->f.better), cmd);
+		return EXIT_USAGE;
+	}
+	if (!same_argv(a->f.command, b->f.command) ||
+	    (a->f.metric && b->f.metric && strcmp(a->f.metric, b->f.metric) != 0))
+		pcp_warn("%s and %s ran different commands or --metric: compared as one metric, %s",
+			 na, nb, shown(ua, a->f.unit));
+	return EXIT_OK;
+}
+
 int sweepset_load(const char *cmd, size_t min, char *const *files, const char **labels,
 		  struct sweep_input **in, size_t *nin)
 {
@@ -93,21 +149,7 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 	}
 	/* One table or chart only means something for one experiment. */
 	for (size_t i = 1; i < n && !rc; i++)
-		if (strcmp(x[i].f.parameter, x[0].f.parameter) != 0 ||
-		    strcmp(x[i].f.workload, x[0].f.workload) != 0) {
-			/* the workloads are the files' text: no ESC of theirs reaches the terminal */
-			char w0[256], wi[256];
-
-			pcp_error("%s sweeps %s with %s, but %s sweeps %s with %s: "
-				  "%s sweeps of one parameter and one workload",
-				  sweepset_name(x[0].path), x[0].f.parameter,
-				  escape_text(w0, sizeof(w0), x[0].f.workload, strlen(x[0].f.workload),
-					      true),
-				  sweepset_name(x[i].path), x[i].f.parameter,
-				  escape_text(wi, sizeof(wi), x[i].f.workload, strlen(x[i].f.workload),
-					      true), cmd);
-			rc = EXIT_USAGE;
-		}
+		rc = same_experiment(cmd, &x[0], &x[i]);
 	if (rc) {
 		sweepset_free(x, n);
 		return rc;

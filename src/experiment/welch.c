@@ -159,6 +159,22 @@ int welch_hmean_ci95(const double *x, size_t n, double *rel)
 	return rc;
 }
 
+int welch_mean_ci95(const double *x, size_t n, double *rel)
+{
+	double m, sd, t;
+	int rc;
+
+	if (n < 2)
+		return -EINVAL;
+	if ((rc = stats_mean(x, n, &m)) || (rc = stats_stddev(x, n, &sd)) ||
+	    (rc = welch_t_quantile(0.05, (double)(n - 1), &t)))
+		return rc;
+	if (!(m > 0))
+		return -EDOM;
+	*rel = t * sd / sqrt((double)n) / m;
+	return 0;
+}
+
 /* Mean and the squared standard error of the mean. */
 static int mean_se2(const double *x, size_t n, double *mean, double *se2)
 {

@@ -42,6 +42,8 @@ int welch_t_quantile(double p2, double df, double *t);
  */
 int welch_hmean_ci95(const double *x, size_t n, double *rel);
 
+/* The same for the arithmetic mean of x, the figure of a cost: needs n >= 2 and a mean > 0. */
+int welch_mean_ci95(const double *x, size_t n, double *rel);
 /* Test a against b; each needs at least 2 samples. */
 int welch_test(const double *a, size_t na, const double *b, size_t nb, struct welch *out);
 

@@ -45,14 +45,54 @@ c = r[2, 8][1]; assert abs(c[\"change_pct\"] - 9.0922) < 1e-3 and abs(c[\"p\"] -
 assert r[2, 16][0] is None and r[2, 16][1][\"change_pct\"] is None
 assert r[2, 0][0][\"p\"] is None and r[2, 0][0][\"change_pct\"] == 0
 '"
-check "--csv: one line per cell" "[ \$(wc -l <$work/c.csv) = 6 ] && grep -qx '2,8,new,119.996,9.0922,2.37333e-06,1' $work/c.csv"
+check "--csv: one line per cell" "[ \$(wc -l <$work/c.csv) = 6 ] && grep -qx '2,8,new,119.996,9.0922,2.37333e-06,1,120.000' $work/c.csv"
 
 "$pcpctl" compare base.json batch.json >"$work/out" 2>"$work/err"
 check "different parameters exit 2" "[ $? = 2 ]"
-check "and say which" "grep -q 'base.json sweeps fraction with page_fault1, but batch.json sweeps batch' $work/err"
+check "and say which" "grep -q 'base.json sweeps fraction, but batch.json sweeps batch: compare puts side by side sweeps of one parameter' $work/err"
 sed 's/page_fault1/stress-ng/' other.json >"$work/wl.json"
 "$pcpctl" compare base.json "$work/wl.json" >/dev/null 2>"$work/err"
-check "different workloads exit 2" "[ $? = 2 ] && grep -q 'with stress-ng' $work/err"
+check "different workloads without a unit exit 2" "[ $? = 2 ] && grep -q 'base.json measures page_fault1, but $work/wl.json measures stress-ng' $work/err"
+# A sweep of one metric: its unit, its direction, its command (as sweep --json writes them).
+metric() { # metric FILE OUT UNIT BETTER COMMAND...
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.update(workload=sys.argv[5], unit=sys.argv[3], better=sys.argv[4], command=sys.argv[5:], metric="x")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+metric base.json "$work/lo.json" Gbit/s higher iperf3 -c 10.0.0.2 -P 8
+metric other.json "$work/veth.json" Gbit/s higher /usr/bin/iperf3 -c 10.0.1.2 -P 8
+"$pcpctl" compare "$work/lo.json" "$work/veth.json" >"$work/out" 2>"$work/err"
+check "one unit from different commands exits 0" "[ $? = 0 ] && grep -q '^Hmean ' $work/out"
+check "  with a warning that names them" \
+	"grep -q 'lo.json and $work/veth.json ran different commands or --metric: compared as one metric, Gbit/s' $work/err"
+"$pcpctl" compare "$work/lo.json" "$work/lo.json" >/dev/null 2>"$work/err"
+check "  the same command, no warning" "[ ! -s $work/err ]"
+metric other.json "$work/jitter.json" ms lower iperf3 -u -c 10.0.0.2
+"$pcpctl" compare "$work/lo.json" "$work/jitter.json" >"$work/out" 2>"$work/err"
+check "Gbit/s against ms exits 2" "[ $? = 2 ] && [ ! -s $work/out ] && grep -q 'lo.json measures Gbit/s, higher is better, but $work/jitter.json measures ms, lower is better: compare puts side by side sweeps of one metric' $work/err"
+metric other.json "$work/down.json" Gbit/s lower iperf3 -c 10.0.0.2 -P 8
+"$pcpctl" compare "$work/lo.json" "$work/down.json" >/dev/null 2>"$work/err"
+check "one unit, two directions exits 2" "[ $? = 2 ] && grep -q 'Gbit/s, higher is better, but .* Gbit/s, lower is better' $work/err"
+metric base.json "$work/pf1.json" ops/s higher page_fault1
+"$pcpctl" compare "$work/pf1.json" "$work/lo.json" >/dev/null 2>"$work/err"
+check "page_fault1 against a COMMAND exits 2" "[ $? = 2 ] && grep -q 'pf1.json measures page_fault1, but $work/lo.json measures iperf3' $work/err"
+# A cost: the mean decides, and a change is positive where it is better (lower).
+metric base.json "$work/lat-a.json" us lower sockperf ping-pong
+metric other.json "$work/lat-b.json" us lower sockperf ping-pong
+"$pcpctl" compare "$work/lat-a.json" "$work/lat-b.json" --json >"$work/out"
+check "lower is better: Mean rows, and a higher latency a negative change" "python3 -c '
+import json
+d = json.load(open(\"$work/out\"))
+assert d[\"better\"] == \"lower\"
+r = {(x[\"tasks\"], x[\"value\"]): x[\"cells\"] for x in d[\"rows\"]}
+c = r[2, 8][1]; assert c[\"mean\"] == 120 and abs(c[\"change_pct\"] + 9.0909) < 1e-3 and c[\"significant\"], c
+c = r[2, 0][1]; assert c[\"mean\"] == 102 and abs(c[\"change_pct\"] + 2) < 1e-3, c
+'"
+"$pcpctl" compare "$work/lat-a.json" "$work/lat-b.json" >"$work/out"
+check "  the table says Mean" "grep -Eq '^Mean +2 +8 +110.00 \(  \+0.00%\) +120.00 \*  -9.09%\*\$' $work/out"
 "$pcpctl" compare base.json >/dev/null 2>&1
 check "one file exits 2" "[ $? = 2 ]"
 "$pcpctl" compare --label a base.json other.json >/dev/null 2>&1

@@ -153,10 +153,10 @@ err() { # err NAME CODE GREP ARGS...: exit CODE, the message, keep.svg untouched
 	"$pcpctl" "$@" >"$work/out" 2>"$work/err"
 	check "$name exits $code" "[ $? = $code ] && grep -q -- \"$msg\" $work/err && [ ! -s $work/out ] && [ \"\$(cat $work/keep.svg)\" = old ]"
 }
-err "different parameters" 2 'base.json sweeps fraction with page_fault1, but batch.json sweeps batch with page_fault1: plot sweeps of one' \
+err "different parameters" 2 'base.json sweeps fraction, but batch.json sweeps batch: plot puts side by side sweeps of one parameter' \
 	plot base.json batch.json -o "$work/keep.svg"
 sed 's/page_fault1/stress-ng/' other.json >"$work/wl.json"
-err "different workloads" 2 "but $work/wl.json sweeps fraction with stress-ng" plot base.json "$work/wl.json" -o "$work/keep.svg"
+err "different workloads" 2 "but $work/wl.json measures stress-ng" plot base.json "$work/wl.json" -o "$work/keep.svg"
 err "no -o" 2 'give it with -o' plot base.json other.json
 err "-o chart.png" 2 'plot draws SVG only' plot base.json other.json -o "$work/keep.png"
 check "  and writes no chart.png" "[ ! -e $work/keep.png ]"

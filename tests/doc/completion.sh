@@ -33,8 +33,9 @@ done
 show_cols=$(sed -n '/^Columns of show:/,/^$/s/^ *\([A-Z][A-Z_]*\)  .*/\1/p' <<<"$help" | sort)
 summary_cols=$(sed -n '/^Columns of show --summary:/,/^$/s/^ *\([A-Z][A-Z_]*\)  .*/\1/p' <<<"$help" | sort)
 zones=$(sed -n 's/^ *--zone NAMES .*(\(.*\)).*/\1/p' <<<"$help" | tr -d ' ' | tr ',' '\n' | sort)
-# Option lines: "--name" or "-x, --name", with a METAVAR when it takes a value.
-options=$(grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*( [A-Z]+)?' <<<"$help" |
+# Option lines: "--name" or "-x, --name", with a METAVAR or the list of its
+# words (lower|higher) when it takes a value.
+options=$(grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*( [A-Z]+| [a-z]+(\|[a-z]+)+)?' <<<"$help" |
 	sed -E 's/^ +(-[A-Za-z], )?//' | sort -u)
 [ -n "$commands" ] && [ -n "$show_cols" ] && [ -n "$summary_cols" ] && [ -n "$zones" ] &&
 	[ -n "$options" ] && ok "--help lists commands, columns, zones and options" ||
@@ -77,6 +78,7 @@ pcpctl show --summary --output MANAGED,BATCH_
 pcpctl show --zone 
 pcpctl show --zone Normal,d
 pcpctl show --cpu 
+pcpctl sweep --better 
 pcpctl --sysroot 
 pcpctl sweep --batch 1 --csv a
 pcpctl sweep --fraction 8,16 --plot t
@@ -240,6 +242,8 @@ for sh in bash zsh fish; do
 	completes $sh "--zone: a comma list, any case" 'pcpctl show --zone Normal,d' \
 		"$(grep -i '^d' <<<"$zones" | sed 's/^/Normal,/')"
 	completes $sh "--cpu: nothing to offer" 'pcpctl show --cpu ' ''
+	completes $sh "--better: the words of its --help" 'pcpctl sweep --better ' \
+		"$(grep -oE '^ +--better [a-z|]+' <<<"$help" | sed 's/.* //' | tr '|' '\n' | sort)"
 	offers $sh "--sysroot: directories" 'pcpctl --sysroot ' tree
 	lacks $sh "--sysroot: no plain files" 'pcpctl --sysroot ' afile
 	offers $sh "--csv: files" 'pcpctl sweep --batch 1 --csv a' afile

@@ -34,7 +34,7 @@ check "csv has a row per point" "[ \$(wc -l <$work/s.csv) = 4 ]"
 man=$(dirname "$(realpath "$0")")/../../man/pcpctl.8
 man_cols=$(awk '/^\.BI \\-\\-csv " FILE"/ { on = 1; next } on && /^\.TP/ { exit } on' "$man" |
 	sed -n '/header/,$p' |
-	sed -n 's/^\.BR\? \([a-z]*\).*/\1/p' | grep -v '^fraction$' | paste -sd,)
+	sed -n 's/^\.BR\? \([a-z0-9]*\).*/\1/p' | grep -v '^fraction$' | paste -sd,)
 check "the man page's --csv columns are the header's: $man_cols" "[ \"$man_cols\" = \"\$(head -1 $work/s.csv)\" ]"
 check "svg is well-formed XML" "xmllint --noout $work/s.svg"
 check "svg has one point per value" "[ \$(xmllint --xpath 'count(//*[local-name()=\"circle\"][contains(@class,\"point\")])' $work/s.svg) = 3 ]"
@@ -62,7 +62,7 @@ assert h[\"kernel\"] == \"6.1.0-57-pcpctl\" and h[\"numa_nodes\"] == 2 and h[\"n
 assert d[\"pcpctl_version\"]
 '"
 check "no lock share under --sysroot: null, and a warning says why" "python3 -c 'import json; assert all(p[\"lock_pct\"] is None and p[\"lock_refill_pct\"] is None and p[\"lock_drain_pct\"] is None for p in json.load(open(\"$work/out\"))[\"points\"])' && grep -q 'zone lock contention is not sampled (LOCK% and lock_pct are null): --sysroot: the live kernel alone' $work/err"
-check "2-D csv: tasks and high per line" "[ \$(wc -l <$work/2d.csv) = 5 ] && head -1 $work/2d.csv | grep -q ',tasks,high\$'"
+check "2-D csv: tasks and high per line" "[ \$(wc -l <$work/2d.csv) = 5 ] && head -1 $work/2d.csv | grep -q ',tasks,high,mean,p50,p99\$'"
 check "2-D sweep restored batch and fraction" "[ \"\$(settings $t)\" = \"\$orig\" ]"
 echo myhost >"$t/proc/sys/kernel/hostname"
 printf 'processor\t: 0\nmodel name\t: Test CPU @ 2.0GHz\n\nprocessor\t: 1\nmodel name\t: Test CPU @ 2.0GHz\n' >"$t/proc/cpuinfo"
@@ -200,6 +200,43 @@ check "and in compare's cells" "grep -q ' 0.0123 ( *+0.00%)' $work/out"
 	-- /bin/sh -c 'echo jitter=0.0123' >"$work/out" 2>"$work/err"
 check "and in the table and the last line" \
 	"grep -Eq '^ +8 .* 0\.0123 +0\.0123 +0\.0123 ' $work/out && grep -q 'Hmean, 0.0123 ' $work/out"
+# A latency lowest at fraction 8: 52.0, 52.1, 52.2 us in turn there, 101.0 to 101.2 at 0.
+lat='f=$(cat "$1"/proc/sys/vm/percpu_pagelist_high_fraction); n=$(cat "$2" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$2"; [ "$f" = 8 ] && l=52 || l=101; echo "latency $l.$((n % 3)) us"'
+lower() { # lower ARGS...: sweep fractions 0 and 8 of that latency, 3 runs each
+	rm -f "$work/lat.n"
+	"$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 0 --runs 3 --metric 'latency ([0-9.]+) us' "$@" \
+		-- /bin/sh -c "$lat" sh "$t" "$work/lat.n"
+}
+lower --better lower --plot "$work/lat.svg" >"$work/out" 2>"$work/err"
+check "--better lower exits 0" "[ $? = 0 ]"
+check "  the table has MEAN, P50 and P99, lower is better" \
+	"grep -q '; MEAN, P50 and P99 in us, lower is better' $work/out && grep -Eq '^ *FRACTION .* MEAN +P50 +P99 ' $work/out"
+check "  fraction 8 gains +48.5%" "grep -Eq '^ +8 +[0-9]+ +[0-9-]+ +52\.1 +52\.1 +52\.2 .* \+48\.5 ' $work/out"
+check "  and is named best" \
+	"grep -q '^best: fraction 8, 52.1 us (mean, lower is better), better than fraction 0 (Welch p = ' $work/out"
+check "  the chart names a cost, lower is better" \
+	"grep -q 'cost (lower is better) against pcp high fraction' $work/lat.svg && grep -q 'us, lower is better' $work/lat.svg"
+lower >"$work/out" 2>"$work/err"
+check "the same latency taken as higher is better names fraction 0" \
+	"grep -q '^best: fraction 0, 101.1 us, better than fraction 8' $work/out"
+lower --better lower --json --csv "$work/lat.csv" >"$work/lat.json" 2>"$work/err"
+check "--better lower in JSON: the direction, the command, the regex, mean, P50, P99" "python3 -c '
+import json
+d = json.load(open(\"$work/lat.json\"))
+assert d[\"better\"] == \"lower\" and d[\"unit\"] == \"us\" and d[\"metric\"] == \"latency ([0-9.]+) us\"
+assert d[\"command\"][:2] == [\"/bin/sh\", \"-c\"] and d[\"command\"][-1] == \"$work/lat.n\"
+assert d[\"best\"][\"value\"] == 8 and d[\"best\"][\"significant\"] and d[\"best\"][\"mean\"] == 52.1
+p = d[\"points\"][1]
+assert (p[\"mean\"], p[\"p50\"], p[\"p99\"]) == (52.1, 52.1, 52.198), p
+'"
+check "  and in the CSV: mean, p50, p99 last" "head -1 $work/lat.csv | grep -q ',high,mean,p50,p99\$' && grep -q '^8,.*,52.100,52.100,52.198\$' $work/lat.csv"
+"$sim" compare "$work/lat.json" "$work/lat.json" >"$work/out" 2>"$work/err"
+check "compare of a lower-is-better sweep shows Mean rows" "[ \$(grep -c '^Mean ' $work/out) = 2 ] && grep -Eq '^Mean +[0-9]+ +8 +52.10 ' $work/out"
+lower --better sideways >"$work/out" 2>"$work/err"
+check "--better sideways exits 2" "[ $? = 2 ] && grep -q 'give lower (a latency, a cost) or higher' $work/err"
+"$sim" --sysroot "$t" sweep --fraction 0,8 --better lower -- /bin/true >"$work/out" 2>"$work/err"
+check "--better without --metric exits 2" "[ $? = 2 ] && grep -q 'is the direction of a --metric' $work/err"
 "$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 -- /bin/false >"$work/out" 2>"$work/err"
 check "a failing workload exits 1" "[ $? = 1 ]"
 check "and says so" "grep -q 'exited with status 1' $work/err"
@@ -226,7 +263,7 @@ check "with --metric the table has no workload line" "! grep -q 'r=7\|hello' $wo
 "$sim" --sysroot "$t" sweep --fraction 0 --warmup 0 --workload-log "$work/wl" --json \
 	-- sh -c 'echo hello; echo oops >&2' >"$work/out" 2>"$work/err"
 check "--workload-log gets both streams" "[ \"\$(cat $work/wl)\" = \"\$(printf 'hello\noops')\" ]"
-check "and neither is elsewhere" "! grep -q 'hello\|oops' $work/out $work/err"
+check "and neither is elsewhere" "! grep -qx 'hello\|oops' $work/out $work/err"
 "$sim" --sysroot "$t" sweep --fraction 0 --warmup 0 -- sh -c 'echo bad input >&2; echo "no file: x" >&2; exit 3' \
 	>"$work/out" 2>"$work/err"
 check "a workload exiting 3 exits 1" "[ $? = 1 ]"

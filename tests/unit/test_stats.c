@@ -162,6 +162,8 @@ static void test_summarize(void **state)
 	assert_near(s.hmean, 3 / (0.01 + 0.005 + 0.0025), 1e-9);
 	assert_true(s.has_cv);
 	assert_true(s.hmean <= s.mean);
+	assert_near(s.p50, 200, 0);
+	assert_near(s.p99, 396, 1e-9);
 
 	assert_int_equal(stats_summarize(one, ARRAY_SIZE(one), &s), 0);
 	assert_int_equal(s.n, 1);
@@ -170,6 +172,53 @@ static void test_summarize(void **state)
 
 	assert_int_equal(stats_summarize(neg, ARRAY_SIZE(neg), &s), -EDOM);
 	assert_int_equal(stats_summarize(x, 0, &s), -EINVAL);
+}
+
+/* R's type 7, as Python's statistics.quantiles(method="inclusive") gives it */
+static void test_quantile(void **state)
+{
+	const double x[] = { 3, 1, 10, 2 }, one[] = { 7 };
+	double v = 42;
+
+	(void)state;
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), 0.5, &v), 0);
+	assert_near(v, 2.5, 1e-12);
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), 0.99, &v), 0);
+	assert_near(v, 9.79, 1e-12);
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), 0, &v), 0);
+	assert_near(v, 1, 0);
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), 1, &v), 0);
+	assert_near(v, 10, 0);
+	assert_int_equal(stats_quantile(one, 1, 0.99, &v), 0);
+	assert_near(v, 7, 0);
+	v = 42;
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), 1.5, &v), -EDOM);
+	assert_int_equal(stats_quantile(x, ARRAY_SIZE(x), NAN, &v), -EDOM);
+	assert_int_equal(stats_quantile(x, 0, 0.5, &v), -EINVAL);
+	assert_near(v, 42, 0);
+}
+
+/* A latency judged lower: its mean decides, and falling is a gain. */
+static void test_better(void **state)
+{
+	const struct stats_summary s = { .n = 2, .mean = 150, .hmean = 133 };
+	double v = 42;
+
+	(void)state;
+	assert_near(stats_center(&s, BETTER_HIGHER), 133, 0);
+	assert_near(stats_center(&s, BETTER_LOWER), 150, 0);
+	assert_true(stats_better_than(2, 1, BETTER_HIGHER));
+	assert_false(stats_better_than(2, 1, BETTER_LOWER));
+	assert_false(stats_better_than(1, 1, BETTER_LOWER));
+	assert_int_equal(stats_gain_pct(52, 101.6, BETTER_LOWER, &v), 0);
+	assert_near(v, 48.82, 0.01);
+	assert_int_equal(stats_gain_pct(52, 101.6, BETTER_HIGHER, &v), 0);
+	assert_near(v, -48.82, 0.01);
+	assert_int_equal(stats_gain_pct(5, 5, BETTER_LOWER, &v), 0);
+	assert_false(signbit(v));	/* +0.00%, not -0.00% */
+	assert_int_equal(stats_gain_pct(5, 0, BETTER_LOWER, &v), -EDOM);
+	assert_string_equal(stats_better_name(BETTER_LOWER), "lower");
+	assert_string_equal(stats_better_name(BETTER_HIGHER), "higher");
 }
 
 int main(void)
@@ -182,6 +231,8 @@ int main(void)
 		cmocka_unit_test(test_change_pct),
 		cmocka_unit_test(test_decimals),
 		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_quantile),
+		cmocka_unit_test(test_better),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,6 +168,19 @@ static void test_hmean_ci(void **state)
 	assert_int_equal(welch_hmean_ci95(zero, 2, &rel), -EDOM);
 }
 
+/* The same samples, the t interval of their mean (statistics.stdev, t(0.975, 3)) */
+static void test_mean_ci(void **state)
+{
+	static const double x[] = { 100, 110, 95, 105 }, zero[] = { 0, 0 };
+	double rel;
+
+	(void)state;
+	assert_int_equal(welch_mean_ci95(x, ARRAY_SIZE(x), &rel), 0);
+	assert_close(rel, 0.1002078174029697, 1e-9);
+	assert_int_equal(welch_mean_ci95(x, 1, &rel), -EINVAL);
+	assert_int_equal(welch_mean_ci95(zero, 2, &rel), -EDOM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_welch_refused),
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_hmean_ci),
+		cmocka_unit_test(test_mean_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
