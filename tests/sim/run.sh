@@ -1064,4 +1064,35 @@ normal=$(awk '/^Node 0, zone +Normal$/ { z = 1 } /^Node/ && !/Normal$/ { z = 0 }
 has "status: node 0 zone Normal's managed pages as they are now" "$work/out" "^node 0 zone Normal managed pages: *$normal$"
 fi
 
+if section "memory onlined into an empty zone during a change: batch 1 first, the recompute a moment later"; then
+# An empty zone prints no pagesets, so a change has nothing of it to compare
+# with; onlining gives it pagesets of batch 1 and recomputes them only after
+# (kernel_debug's moving-pcpctl failed in that moment with "node 0 zone
+# Movable cpu 0 shows batch 1, expected 7" on set --batch 31).
+movable_batches() { cols "$1" | awk '$2 == "Movable" { print $5 }' | sort -u | paste -sd ' '; }
+for k in 61p 618; do
+	case $k in 61p) change="--batch 31" ;; *) change="--fraction 9" ;; esac
+	# The fault itself: the first read sees batch 1 on every CPU, the next the recompute.
+	t=$(new$k)
+	"$simctl" "$t" move populate 0 Movable 32768 || bad "$k: simctl move populate"
+	same "$k: populate: the first read shows batch 1" "1" "$(movable_batches "$t")"
+	same "$k: populate: the next read shows the recomputed batch" "7" "$(movable_batches "$t")"
+	t=$(new$k)
+	echo "move verify populate 0 Movable 32768" >"$t/sim/faults"
+	# shellcheck disable=SC2086 # the words of the change
+	expect "$k: set $change while memory comes online in the empty Movable zone" 0 \
+		"$sim" --sysroot "$t" set $change
+	has "$k: it says memory came online in the zone" "$work/err" \
+		"note: node 0 zone Movable: memory came online in it (it had none) during the change; the kernel recomputed its limits, and they verify for the new inputs"
+	[ -e "$t/run/pcpctl/journal" ] && bad "$k: the change left a journal" || ok "$k: no journal left"
+	case $k in
+	61p) same "$k: batch 31 is set" 31 "$(cat "$t/proc/sys/vm/percpu_pagelist_batch")" ;;
+	*) same "$k: fraction 9 is set" 9 "$(cat "$t/proc/sys/vm/percpu_pagelist_high_fraction")" ;;
+	esac
+	same "$k: the Movable zone has its recomputed batch" "7" "$(movable_batches "$t")"
+	rm "$t/sim/faults"
+	expect "$k: reset after it" 0 "$sim" --sysroot "$t" reset
+done
+fi
+
 finish

@@ -588,6 +588,125 @@ static int edit_zoneinfo(struct kernel *k, int node, const char *zone, const cha
 }
 
 /*
+ * A pageset line copied from another zone, as per_cpu_pages_init() leaves
+ * it in a new zone's pageset: count and high 0 (the rest follows from the
+ * recompute).
+ */
+static int fresh_pageset_line(char *out, const char *line)
+{
+	const char *s = line + strspn(line, " ");
+	const char *num = s + strcspn(s, "0123456789");
+
+	if (strncmp(s, "count:", 6) == 0 || strncmp(s, "high:", 5) == 0)
+		return sprintf(out, "%.*s0\n", (int)(num - line), line);
+	return sprintf(out, "%s\n", line);
+}
+
+/* A populated zone's lines from "pagesets" on, with the CPUs' blocks given. */
+static size_t pagesets_text(char *out, const char *cpus, unsigned long start_pfn)
+{
+	return (size_t)sprintf(out, "  pagesets\n%s  node_unreclaimable:  0\n"
+			       "  start_pfn:           %lu\n", cpus, start_pfn);
+}
+
+/*
+ * zoneinfo with an empty zone given PAGES pages: spanned and present grown
+ * and, where the kernel prints none for an unpopulated zone, the pagesets
+ * setup_zone_pageset() gives it on every online CPU (those of the first
+ * populated zone), then node_unreclaimable and a start_pfn above every zone's
+ * end.  Its managed pages stay 0, so that a recompute sizes the pagesets as
+ * the onlining does before the pages count.
+ */
+static int populate_zoneinfo(struct kernel *k, int node, const char *zone, long pages)
+{
+	char *text, *out, *cpus, line[256];
+	size_t len, o = 0, c = 0;
+	unsigned long spanned = 0, end_pfn = 0;
+	bool copying = false, copied = false, here = false, found = false, empty = true;
+	int rc = read_text(k, PATH_ZONEINFO, &text);
+
+	if (rc)
+		return rc;
+	len = strlen(text);
+	out = malloc(len * 2 + 256);
+	cpus = malloc(len + 1);
+	if (!out || !cpus) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *s;
+
+		p = line_at(p, end, line, sizeof(line));
+		s = line + strspn(line, " ");
+		if (strncmp(s, "spanned ", 8) == 0) {
+			spanned = strtoul(s + 8, NULL, 10);
+		} else if (strncmp(s, "start_pfn:", 10) == 0) {
+			unsigned long start = strtoul(s + 10, NULL, 10);
+
+			if (start + spanned > end_pfn)
+				end_pfn = start + spanned;
+		}
+		copying = !copied && (cpu_of_line(s) >= 0 || (copying && in_cpu_block(line)));
+		if (copying)
+			c += (size_t)fresh_pageset_line(cpus + c, line);
+		copied = copied || (c && !copying);
+	}
+	/* The CPUs' blocks come from a zone that has them: with none, no CPU is known. */
+	if (!c) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *next = line_at(p, end, line, sizeof(line));
+		const char *s = line + strspn(line, " ");
+
+		if (strncmp(line, "Node ", 5) == 0) {
+			if (here)
+				o += pagesets_text(out + o, cpus, end_pfn);
+			here = is_zone_header(line, node, zone);
+			found = found || here;
+		}
+		empty = empty && !(here && strcmp(s, "pagesets") == 0);
+		if (here && (strncmp(s, "spanned ", 8) == 0 || strncmp(s, "present ", 8) == 0)) {
+			const char *num = s + strcspn(s, "0123456789");
+
+			o += (size_t)sprintf(out + o, "%.*s%ld\n", (int)(num - line), line,
+					     strtol(num, NULL, 10) + pages);
+		} else {
+			o += (size_t)sprintf(out + o, "%s\n", line);
+		}
+		p = next;
+	}
+	if (here)
+		o += pagesets_text(out + o, cpus, end_pfn);
+	/* Memory onlined into a populated zone is "managed"'s move, not this one. */
+	rc = found && empty ? write_text(k, PATH_ZONEINFO, out, o) : -EINVAL;
+out:
+	free(cpus);
+	free(out);
+	free(text);
+	return rc;
+}
+
+/*
+ * online_pages() into an empty zone: setup_zone_pageset() sizes its pagesets
+ * while it has no managed pages (batch 1, high from the low watermark alone),
+ * then the pages count, and the recompute that sizes them for those pages
+ * comes a moment later.
+ */
+static int populate_zone(struct kernel *k, int node, const char *zone, long pages)
+{
+	int rc = populate_zoneinfo(k, node, zone, pages);
+
+	if (!rc)
+		rc = recompute(k, false, false, 0);
+	if (!rc)
+		rc = edit_zoneinfo(k, node, zone, "managed", pages, -1, false);
+	return rc;
+}
+
+/*
  * The machine moves under pcpctl, WHAT being one of
  *   managed NODE ZONE DELTA   memory onlined (offlined, DELTA < 0): the
  *                             zone's managed pages move, and every zone's
@@ -597,6 +716,11 @@ static int edit_zoneinfo(struct kernel *k, int node, const char *zone, const cha
  *   late NODE ZONE DELTA      as managed, but the recompute comes only after
  *                             zoneinfo is read once more: a reader between
  *                             the two sees limits no inputs it can see explain
+ *   populate NODE ZONE PAGES  memory onlined into an empty zone (no
+ *                             pagesets printed): it gets pagesets of
+ *                             batch 1 sized for no pages, then the pages,
+ *                             and the recompute only after zoneinfo is read
+ *                             once more, as with late
  *   low NODE ZONE DELTA       a min_free_kbytes write: the low watermark
  *                             moves, every zone recomputed
  *   offline CPU, online CPU   CPU hotplug: the CPU's pagesets go or come
@@ -612,8 +736,10 @@ int sim_move(struct kernel *k, int argc, char **argv)
 	bool cpu_move = argc == 2 && parse_long(argv[1], 0, INT_MAX, &cpu) == 0;
 	int rc;
 
-	if (zone_move && (!strcmp(what, "managed") || !strcmp(what, "balloon") ||
-			  !strcmp(what, "late") || !strcmp(what, "low")))
+	if (zone_move && !strcmp(what, "populate") && delta > 0)
+		rc = populate_zone(k, (int)node, argv[2], delta);
+	else if (zone_move && (!strcmp(what, "managed") || !strcmp(what, "balloon") ||
+			       !strcmp(what, "late") || !strcmp(what, "low")))
 		rc = edit_zoneinfo(k, (int)node, argv[2], strcmp(what, "low") ? "managed" : "low",
 				   delta, -1, false);
 	else if (cpu_move && (!strcmp(what, "offline") || !strcmp(what, "online")))
@@ -622,7 +748,7 @@ int sim_move(struct kernel *k, int argc, char **argv)
 		return -EINVAL;
 	if (rc || !strcmp(what, "balloon"))
 		return rc;
-	if (!strcmp(what, "late"))
+	if (!strcmp(what, "late") || !strcmp(what, "populate"))
 		return write_text(k, "/sim/pending-recompute", "", 0);
 	return recompute(k, false, false, 0);
 }
@@ -649,8 +775,8 @@ static bool move_at(struct kernel *k, const char *step)
 }
 
 /*
- * zoneinfo as it is; a "late" move's recompute, or that of a move at
- * "read", lands right after this read, which sees the file as it was.
+ * zoneinfo as it is; a "late" or "populate" move's recompute, or that of a
+ * move at "read", lands right after this read, which sees the file as it was.
  */
 static int sim_open_zoneinfo(struct kernel *k)
 {
