@@ -376,14 +376,34 @@ static int open_workload_log(const char *path)
 	return -1;
 }
 
-/* A regex or COMMAND that cannot work is a usage error found before any write. */
+/* --metric or --metric-json, as ext_run() takes it */
+static struct ext_metric metric_of(const struct sweep_opts *o)
+{
+	return (struct ext_metric){ .regex = o->metric, .last = o->metric_last,
+				    .json_path = o->metric_json };
+}
+
+/* A metric or COMMAND that cannot work is a usage error found before any write. */
 static int check_command(const struct sweep_opts *o)
 {
+	struct ext_metric m = metric_of(o);
 	char why[128];
 	int rc;
 
-	if (o->metric && ext_check_regex(o->metric, why, sizeof(why))) {
-		pcp_error("--metric \"%s\": not a regular expression: %s", o->metric, why);
+	if (o->metric && o->metric_json) {
+		pcp_error("give one of --metric and --metric-json: a sweep measures one number");
+		return EXIT_USAGE;
+	}
+	if (o->metric_last && !o->metric) {
+		pcp_error("--metric-last takes the last line that matches a --metric: give one");
+		return EXIT_USAGE;
+	}
+	if ((o->metric || o->metric_json) && ext_check_metric(&m, why, sizeof(why))) {
+		if (o->metric)
+			pcp_error("--metric \"%s\": not a regular expression: %s", o->metric, why);
+		else
+			pcp_error("--metric-json \"%s\": %s; give keys joined by dots, such as "
+				  "end.sum_received.bits_per_second", o->metric_json, why);
 		return EXIT_USAGE;
 	}
 	if (o->command && (rc = ext_check_command(o->command[0]))) {
@@ -511,8 +531,9 @@ static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_
 		pcp_error("sweep needs exactly one of --batch or --fraction, e.g. --batch 31:527:31");
 		return EXIT_USAGE;
 	}
-	if (o->metric && !o->command) {
-		pcp_error("--metric reads an external workload's output: give its command after --");
+	if ((o->metric || o->metric_json) && !o->command) {
+		pcp_error("%s reads an external workload's output: give its command after --",
+			  o->metric ? "--metric" : "--metric-json");
 		return EXIT_USAGE;
 	}
 	if (o->better && strcmp(o->better, "higher") != 0 && strcmp(o->better, "lower") != 0) {
@@ -520,7 +541,7 @@ static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_
 			  o->better);
 		return EXIT_USAGE;
 	}
-	if (o->better && !o->metric) {
+	if (o->better && !o->metric && !o->metric_json) {
 		pcp_error("--better is the direction of a --metric: without one, the sweep "
 			  "measures runs or ops per second, which are better higher");
 		return EXIT_USAGE;
@@ -602,7 +623,7 @@ static void print_command(FILE *f, char *const *argv)
  * with what the admin needs to reproduce it, and gives -ECANCELED.
  */
 static int run_external(const struct sweep_opts *o, const struct sweep_plan *p, long pt_tasks,
-			const char *regex, double *wall, double *metric)
+			const struct ext_metric *m, double *wall, double *metric)
 {
 	struct ext_io io = { .log_fd = p->log_fd };
 	int status = 0, rc;
@@ -613,20 +634,26 @@ static int run_external(const struct sweep_opts *o, const struct sweep_plan *p, 
 	if (setenv("PCPCTL_TASKS", tasks, 1) < 0)
 		return -errno;
 
-	rc = ext_run(o->command, p->switch_user ? &p->user : NULL, regex, &io, &stop_requested,
+	rc = ext_run(o->command, p->switch_user ? &p->user : NULL, m, &io, &stop_requested,
 		     wall, metric, &status);
 	if (rc == -EINTR || (rc == 0 && status == 0))
 		return rc;
 	fputs("pcpctl: the workload \"", stderr);
 	print_command(stderr, o->command);
 	if (rc == 0 || rc == -ENOMSG || rc == -EBADMSG) {
-		if (status)
+		if (status || !m)
 			fprintf(stderr, "\" exited with status %d", status);
-		else if (rc == -ENOMSG)
-			fprintf(stderr, "\" printed nothing that matches --metric '%s'", regex);
-		else
+		else if (rc == -ENOMSG && m->regex)
+			fprintf(stderr, "\" printed nothing that matches --metric '%s'", m->regex);
+		else if (m->regex)
 			fprintf(stderr, "\" printed a match of --metric '%s' that is no number",
-				regex);
+				m->regex);
+		else if (rc == -ENOMSG)
+			fprintf(stderr, "\" printed JSON with nothing at --metric-json '%s'",
+				m->json_path);
+		else
+			fprintf(stderr, "\" printed no JSON, or no number at --metric-json '%s'",
+				m->json_path);
 	} else {
 		fprintf(stderr, "\" could not be run: %s", strerror(-rc));
 	}
@@ -689,16 +716,18 @@ static int measure(const struct sysroot *live, const struct sweep_opts *o,
 	for (long r = 0; !rc && (o->command ? another_run(p, pt, r) : r < p->runs); r++) {
 		/* ext_run sets both when it returns 0 */
 		double *samples = NULL, wall = 0, metric = 0;
+		struct ext_metric m = metric_of(o);
+		bool measured = o->metric || o->metric_json;
 		size_t n = 0;
 
 		if (o->command) {
-			rc = run_external(o, p, pt->tasks, o->metric, &wall, &metric);
+			rc = run_external(o, p, pt->tasks, measured ? &m : NULL, &wall, &metric);
 			if (!rc) {
 				samples = malloc(sizeof(*samples));
 				if (!samples)
 					rc = -ENOMEM;
 				else {
-					samples[0] = o->metric ? metric : 1.0 / wall;
+					samples[0] = measured ? metric : 1.0 / wall;
 					n = 1;
 					pt->seconds += wall;
 				}
@@ -793,7 +822,8 @@ static size_t regex_word(const char *text, const char *end, bool last, char *buf
 /*
  * What a sample measures: ops/s for page_fault1, runs/s for a COMMAND, and
  * with --metric the word its regex puts after the number's group (a unit,
- * as KiB/s of 'bw=([0-9]+)KiB/s') or else before it (a name, as tps).
+ * as KiB/s of 'bw=([0-9]+)KiB/s') or else before it (a name, as tps); with
+ * --metric-json the path's last key (bits_per_second).
  */
 static const char *unit(const struct sweep_opts *o)
 {
@@ -802,6 +832,9 @@ static const char *unit(const struct sweep_opts *o)
 
 	if (!o->command)
 		return "ops/s";
+	if (o->metric_json)
+		return strrchr(o->metric_json, '.') ? strrchr(o->metric_json, '.') + 1 :
+						      o->metric_json;
 	if (!o->metric)
 		return "runs/s";
 	open = strchr(o->metric, '(');
@@ -1093,6 +1126,8 @@ static int print_result(const struct sweep_opts *o, const struct sweep_plan *p,
 		print_null(PRINT_JSON, "command", "%s", "");
 	}
 	print_string_or_null("metric", o->metric);
+	print_bool(PRINT_JSON, "metric_last", "%s", o->metric_last);
+	print_string_or_null("metric_json", o->metric_json);
 	print_host(host);
 	print_string(PRINT_JSON, "pcpctl_version", "%s", PCPCTL_VERSION);
 	print_points(pts, n, o->command);
@@ -1536,7 +1571,7 @@ out:
 /* What the command line says; run() hands it on. */
 static struct {
 	struct sweep_opts sweep;
-	int dry_run;
+	int dry_run, metric_last;
 } cli;
 static struct sweep_prep prep;
 
@@ -1550,6 +1585,8 @@ static const struct poptOption sweep_options[] = {
 	{ "max-duration", '\0', POPT_ARG_STRING, &cli.sweep.max_duration, 0, NULL, NULL },
 	{ "runs", '\0', POPT_ARG_STRING, &cli.sweep.runs, 0, NULL, NULL },
 	{ "metric", '\0', POPT_ARG_STRING, &cli.sweep.metric, 0, NULL, NULL },
+	{ "metric-last", '\0', POPT_ARG_NONE, &cli.metric_last, 0, NULL, NULL },
+	{ "metric-json", '\0', POPT_ARG_STRING, &cli.sweep.metric_json, 0, NULL, NULL },
 	{ "better", '\0', POPT_ARG_STRING, &cli.sweep.better, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &cli.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &cli.sweep.plot, 0, NULL, NULL },
@@ -1585,6 +1622,7 @@ static int prepare(const struct sysroot *root, const struct command_args *a,
 	}
 	cli.sweep.json = a->common->json;
 	cli.sweep.dry_run = cli.dry_run;
+	cli.sweep.metric_last = cli.metric_last;
 	cli.sweep.command = a->args;
 	*p = &prep.change;
 	return sweep_prepare(root, &cli.sweep, &prep);
@@ -1624,8 +1662,11 @@ const struct command sweep_command = {
 	"     --warmup S       seconds run before measuring (default 2); with a COMMAND,\n"
 	"                      any S > 0 means one unmeasured run before each value\n"
 	"     --runs R         runs per value (default 1)\n"
-	"     --metric REGEX   take COMMAND's result from its output (first group)\n"
-	"                      instead of runs per second\n"
+	"     --metric REGEX   take COMMAND's result from its output (first group of\n"
+	"                      the first line that matches) instead of runs per second\n"
+	"     --metric-last    from the last line that matches instead\n"
+	"     --metric-json PATH  take it from COMMAND's JSON output at PATH, keys\n"
+	"                      joined by dots (end.sum_received.bits_per_second)\n"
 	"     --better lower|higher  which way the metric improves (default higher);\n"
 	"                      lower: judged by its mean, shown with P50 and P99\n"
 	"     --csv FILE       also write the points as CSV\n"

@@ -17,6 +17,8 @@ struct sweep_opts {
 	const char *tasks, *duration, *warmup, *runs;
 	const char *precision, *max_duration;	/* --precision P%: sample until the CI is within */
 	const char *metric;		/* --metric REGEX, with an external command */
+	const char *metric_json;	/* --metric-json PATH, instead */
+	bool metric_last;		/* --metric-last: the last matching line's */
 	const char *better;		/* --better lower|higher, of the metric */
 	const char *csv, *plot;		/* output files */
 	const char *workload_log;	/* the external workload's stdout and stderr */

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "runas.h"
 
 /*
@@ -518,7 +520,38 @@ static int errtail_drain(struct errtail *t, int fd, int log_fd)
 /* How --metric is compiled, for the run and for the check before it alike: by lines. */
 #define METRIC_REGEX_FLAGS (REG_EXTENDED | REG_NEWLINE)
 
-static int parse_metric(const regex_t *re, const char *text, double *metric)
+/* The first match in text, or with last the last; offsets from text. */
+static bool find_match(const regex_t *re, const char *text, bool last, regmatch_t m[2])
+{
+	regmatch_t here[2];
+	const char *at = text;
+	bool found = false;
+
+	/* each search starts a line, where ^ matches */
+	while (regexec(re, at, 2, here, 0) == 0) {
+		/* the output is kept up to a few MiB: its offsets fit */
+		regoff_t off = (regoff_t)(at - text);
+
+		for (int i = 0; i < 2; i++) {
+			m[i] = here[i];
+			if (m[i].rm_so >= 0) {
+				m[i].rm_so += off;
+				m[i].rm_eo += off;
+			}
+		}
+		found = true;
+		if (!last)
+			break;
+		/* the next match begins on a later line: a line gives one number */
+		at = strchr(text + m[0].rm_eo - (m[0].rm_eo > m[0].rm_so), '\n');
+		if (!at)
+			break;
+		at++;
+	}
+	return found;
+}
+
+static int parse_metric(const regex_t *re, bool last, const char *text, double *metric)
 {
 	regmatch_t m[2];
 	const regmatch_t *g;
@@ -527,7 +560,7 @@ static int parse_metric(const regex_t *re, const char *text, double *metric)
 	double v;
 	int rc;
 
-	if (regexec(re, text, 2, m, 0) != 0)
+	if (!find_match(re, text, last, m))
 		return -ENOMSG;
 	g = re->re_nsub >= 1 && m[1].rm_so >= 0 ? &m[1] : &m[0];
 	s = strndup(text + g->rm_so, (size_t)(g->rm_eo - g->rm_so));
@@ -548,6 +581,57 @@ static int parse_metric(const regex_t *re, const char *text, double *metric)
 	free(s);
 	if (rc == 0 && metric)
 		*metric = v;
+	return rc;
+}
+
+/* text as one JSON value and nothing else but blanks, or NULL */
+static struct json_object *json_whole(const char *text)
+{
+	size_t len = strlen(text);
+	struct json_tokener *tok = len <= INT_MAX ? json_tokener_new() : NULL;
+	struct json_object *root = tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+
+	if (root && text[json_tokener_get_parse_end(tok) + strspn(text + json_tokener_get_parse_end(tok),
+								  " \t\r\n")]) {
+		json_object_put(root);
+		root = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	return root;
+}
+
+/* The number at path in the JSON text (struct ext_metric). */
+static int parse_metric_json(const char *path, const char *text, double *metric)
+{
+	struct json_object *root = json_whole(text), *v = root;
+	char *parts = strdup(path), *save = NULL;
+	int rc = 0;
+
+	if (!parts) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	if (!root)
+		rc = -EBADMSG;
+	for (char *k = strtok_r(parts, ".", &save); !rc && k; k = strtok_r(NULL, ".", &save)) {
+		bool index = k[strspn(k, "0123456789")] == '\0';
+
+		if (index && json_object_is_type(v, json_type_array) &&
+		    strtoul(k, NULL, 10) < json_object_array_length(v))
+			v = json_object_array_get_idx(v, strtoul(k, NULL, 10));
+		else if (!json_object_is_type(v, json_type_object) ||
+			 !json_object_object_get_ex(v, k, &v))
+			rc = -ENOMSG;
+	}
+	if (!rc && !json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		rc = -EBADMSG;
+	if (!rc && !isfinite(json_object_get_double(v)))
+		rc = -EBADMSG;
+	if (!rc && metric)
+		*metric = json_object_get_double(v);
+	free(parts);
+	json_object_put(root);
 	return rc;
 }
 
@@ -628,9 +712,9 @@ static int ext_wait(int pidfd, int outfd, int logpipe, int log_fd, struct outbuf
 	}
 }
 
-int ext_run(char *const argv[], const struct runas *user, const char *metric_regex,
+int ext_run(char *const argv[], const struct runas *user, const struct ext_metric *metric,
 	    struct ext_io *io, volatile sig_atomic_t *stop,
-	    double *wall_s, double *metric, int *exit_status)
+	    double *wall_s, double *value, int *exit_status)
 {
 	struct outbuf out = { 0 };
 	struct errtail tail = { .last = io ? io->last_err : NULL };
@@ -647,10 +731,13 @@ int ext_run(char *const argv[], const struct runas *user, const char *metric_reg
 		return -EINVAL;
 	if (io)
 		io->last_err[0] = '\0';
-	if (metric_regex) {
-		if (regcomp(&re, metric_regex, METRIC_REGEX_FLAGS) != 0)
+	if (metric) {
+		if (ext_check_metric(metric, NULL, 0))
 			return -EINVAL;
-		have_re = true;
+		/* it compiled in the check: only memory can fail it now */
+		if (metric->regex && regcomp(&re, metric->regex, METRIC_REGEX_FLAGS) != 0)
+			return -ENOMEM;
+		have_re = metric->regex != NULL;
 		if (pipe2(outp, O_CLOEXEC) < 0) {
 			rc = -errno;
 			goto done;
@@ -703,10 +790,12 @@ done:
 	}
 	if (rc == 0)
 		rc = errtail_drain(&tail, wlog[0], log_fd);
-	if (rc == 0 && have_re) {
+	if (rc == 0 && metric) {
 		rc = outbuf_drain(&out, outp[0], log_fd);
-		if (rc == 0)
-			rc = parse_metric(&re, out.data ? out.data : "", metric);
+		if (rc == 0 && have_re)
+			rc = parse_metric(&re, metric->last, out.data ? out.data : "", value);
+		else if (rc == 0)
+			rc = parse_metric_json(metric->json_path, out.data ? out.data : "", value);
 	}
 	if (exited) {
 		if (wall_s)
@@ -728,16 +817,32 @@ done:
 	return rc;
 }
 
-int ext_check_regex(const char *regex, char *why, size_t len)
+int ext_check_metric(const struct ext_metric *metric, char *why, size_t len)
 {
+	const char *path = metric->json_path;
 	regex_t re;
-	int rc = regcomp(&re, regex, METRIC_REGEX_FLAGS);
+	int rc;
 
+	if (!metric->regex == !path) {
+		if (len)
+			snprintf(why, len, "give a regex or a JSON path");
+		return -EINVAL;
+	}
+	if (path) {
+		if (!path[0] || path[0] == '.' || path[strlen(path) - 1] == '.' || strstr(path, "..")) {
+			if (len)
+				snprintf(why, len, "a part of the path is empty");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	rc = regcomp(&re, metric->regex, METRIC_REGEX_FLAGS);
 	if (rc == 0) {
 		regfree(&re);
 		return 0;
 	}
-	regerror(rc, &re, why, len);
+	if (len)
+		regerror(rc, &re, why, len);
 	return -EINVAL;
 }
 

@@ -86,6 +86,22 @@ struct ext_io {
 };
 
 /*
+ * Which number of a workload's standard output is its result.  With regex,
+ * a POSIX extended regex matched line by line (^ and $ anchor at each
+ * line, . matches no newline): its first group if it has one and that
+ * group took part in the match, the whole match otherwise, of the first
+ * matching line, or with last of the last.  With json_path, the output is
+ * one JSON value and the number is at that path: keys joined by dots, a
+ * part of digits indexing an array ("end.sum_received.bits_per_second" of
+ * iperf3 -J, "intervals.0.sum.bits_per_second").  One of the two is set.
+ */
+struct ext_metric {
+	const char *regex;
+	bool last;
+	const char *json_path;
+};
+
+/*
  * Run an external workload: fork, execvp(argv[0], argv), wait for it.
  * With user, the child becomes that user first (runas_enter()), and a
  * failure to is reported as exec's would be.
@@ -97,11 +113,9 @@ struct ext_io {
  * wall_s: CLOCK_MONOTONIC time from fork to exit (optional, may be NULL).
  * exit_status: as a shell reports it: the exit code, or 128 + the signal
  *   number when it was killed (optional).
- * metric_regex: NULL for no metric; otherwise the first match of this
- *   POSIX extended regex in stdout is parsed as a double (C locale) into
- *   *metric: its first group if it has one and that group took part in the
- *   match, the whole match otherwise.  The parsed text must be a number and
- *   nothing else.
+ * metric: NULL for no metric; otherwise the number it names (struct
+ *   ext_metric) is parsed as a double (C locale) into *value: a regex's
+ *   text must be a number and nothing else, a JSON path's value a number.
  * stop: optional, as in struct pf1_config; when set the process group is
  *   killed and -EINTR returned.
  *
@@ -109,27 +123,29 @@ struct ext_io {
  * its leader exits, so stragglers cannot disturb the next measurement.
  *
  * Returns 0, or a negative errno:
- *   -EINVAL  empty argv, or metric_regex does not compile
+ *   -EINVAL  empty argv, or a metric that ext_check_metric() refuses
  *   -EINTR   *stop became non-zero
- *   -ENOMSG  the regex did not match the output (wall_s and exit_status
- *            are still filled in)
- *   -EBADMSG the matched text is not a number (likewise)
+ *   -ENOMSG  the regex did not match the output, or the JSON has nothing
+ *            at the path (wall_s and exit_status are still filled in)
+ *   -EBADMSG the matched text or the value at the path is not a number,
+ *            or the output is not JSON (likewise)
  *   -ENOSYS  the kernel lacks pidfd_open (Linux < 5.3)
  *   other    exec failed (e.g. -ENOENT, -EACCES), or fork/pipe/read
  */
-int ext_run(char *const argv[], const struct runas *user, const char *metric_regex,
+int ext_run(char *const argv[], const struct runas *user, const struct ext_metric *metric,
 	    struct ext_io *io, volatile sig_atomic_t *stop,
-	    double *wall_s, double *metric, int *exit_status);
+	    double *wall_s, double *value, int *exit_status);
 
 /*
  * What ext_run() would refuse, found before a sweep writes anything.
- * ext_check_regex: 0 when regex compiles as ext_run() compiles it, else
- *   -EINVAL with regerror()'s words in why.
+ * ext_check_metric: 0 when ext_run() can use the metric: its regex
+ *   compiles (else regerror()'s words in why), its JSON path has no empty
+ *   part; else -EINVAL.
  * ext_check_command: 0 when execvp() would find name as an executable
  *   file (a name with a '/' as it is, else through $PATH as execvp reads
  *   it), else -ENOENT, -EACCES (found, not executable) or -EISDIR.
  */
-int ext_check_regex(const char *regex, char *why, size_t len);
+int ext_check_metric(const struct ext_metric *metric, char *why, size_t len);
 int ext_check_command(const char *name);
 
 #endif /* PCPCTL_WORKLOAD_H */

@@ -250,6 +250,30 @@ for m in 'SUM.* ([0-9.]+) Mbits/sec=8000.000' '^\[SUM\].* ([0-9.]+) Mbits/sec +r
 		-- cat "$work/iperf.txt" >"$work/out" 2>"$work/err"
 	check "--metric '${m%=*}' takes ${m##*=}" "$flat $work/out | grep -q '\"hmean\":${m##*=},'"
 done
+# --metric-last: the last line that matches, here the final SUM.
+"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --metric 'SUM.* ([0-9.]+) Mbits/sec' --metric-last \
+	--json -- cat "$work/iperf.txt" >"$work/out" 2>"$work/err"
+check "--metric-last takes the last SUM line, 9000" \
+	"$flat $work/out | grep -q '\"hmean\":9000.000,' && $flat $work/out | grep -q '\"metric_last\":true,'"
+# --metric-json: iperf3 -J's receiver rate, named by its last key.
+printf '{"start": {}, "end": {"sum_sent": {"bits_per_second": 9.5e9},\n "sum_received": {"bits_per_second": 9.4e9}}}\n' \
+	>"$work/iperf.json"
+"$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 0 --runs 2 \
+	--metric-json end.sum_received.bits_per_second --json -- cat "$work/iperf.json" >"$work/out" 2>"$work/err"
+check "--metric-json takes end.sum_received.bits_per_second" \
+	"$flat $work/out | grep -q '\"unit\":\"bits_per_second\",' && $flat $work/out | grep -q '\"hmean\":9400000000.000,' && $flat $work/out | grep -q '\"metric\":null,\"metric_last\":false,\"metric_json\":\"end.sum_received.bits_per_second\"'"
+"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --metric-json end.sum_received.jitter_ms \
+	-- cat "$work/iperf.json" >"$work/out" 2>"$work/err"
+check "--metric-json at a path the output lacks exits 1 and names it" \
+	"[ $? = 1 ] && grep -q \"printed JSON with nothing at --metric-json 'end.sum_received.jitter_ms'\" $work/err"
+"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --metric-json end.x -- cat "$work/iperf.txt" \
+	>"$work/out" 2>"$work/err"
+check "--metric-json of text that is no JSON exits 1" "[ $? = 1 ] && grep -q 'printed no JSON, or no number' $work/err"
+for bad in "--metric-json end..x" "--metric-json x --metric y" "--metric-last" "--metric-json x --metric-last"; do
+	# shellcheck disable=SC2086 # the options are words
+	"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 $bad -- true >"$work/out" 2>"$work/err"
+	check "$bad exits 2" "[ $? = 2 ] && [ -s $work/err ] && [ ! -s $work/out ]"
+done
 
 # The workload's output stays out of the report, on stderr or in --workload-log.
 "$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 1 --json -- sh -c 'echo hello; echo oops >&2' \

@@ -310,6 +310,9 @@ static void test_pf1_offline_cpu(void **state)
 	assert_no_children();
 }
 
+/* A --metric regex as ext_run() takes it. */
+#define RE(text) (&(struct ext_metric){ .regex = (text) })
+
 static void test_ext_metric(void **state)
 {
 	char *const argv[] = { "sh", "-c",
@@ -319,7 +322,7 @@ static void test_ext_metric(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(ext_run(argv, NULL, "result: ([0-9.]+) ops/s", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, RE("result: ([0-9.]+) ops/s"), NULL, NULL,
 				 &wall, &metric, &status), 0);
 	t = now() - t0;
 	assert_true(metric == 12.5);
@@ -328,15 +331,71 @@ static void test_ext_metric(void **state)
 	assert_true(wall > 0 && wall <= t);
 
 	/* no group: the whole match */
-	assert_int_equal(ext_run(argv, NULL, "[0-9]+\\.[0-9]+", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, RE("[0-9]+\\.[0-9]+"), NULL, NULL,
 				 NULL, &metric, NULL), 0);
 	assert_true(metric == 12.5);
-	assert_int_equal(ext_run(argv, NULL, "nothing like it", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, RE("nothing like it"), NULL, NULL,
 				 &wall, &metric, &status), -ENOMSG);
 	assert_int_equal(status, 3);
-	assert_int_equal(ext_run(argv, NULL, "result: (.*)", NULL, NULL,
+	assert_int_equal(ext_run(argv, NULL, RE("result: (.*)"), NULL, NULL,
 				 NULL, &metric, NULL), -EBADMSG);
-	assert_int_equal(ext_run(argv, NULL, "(", NULL, NULL, NULL, &metric, NULL), -EINVAL);
+	assert_int_equal(ext_run(argv, NULL, RE("("), NULL, NULL, NULL, &metric, NULL), -EINVAL);
+	assert_no_children();
+}
+
+/* iperf3 -P 2 prints a line per stream, then SUM lines: which one is taken. */
+static void test_ext_metric_lines(void **state)
+{
+	char *const argv[] = { "printf", "%s\n", "[  5] 0.00-1.00 sec 1321 Mbits/sec",
+		"[SUM] 0.00-1.00 sec 8000 Mbits/sec", "[SUM] 0.00-2.00 sec 9000 Mbits/sec receiver",
+		"[SUM] 0.00-2.00 sec 9100 Mbits/sec sender", NULL };
+	struct ext_metric last = { .regex = "^\\[SUM\\].* ([0-9]+) Mbits/sec", .last = true };
+	double v = -1;
+
+	(void)state;
+	assert_int_equal(ext_run(argv, NULL, RE("^\\[SUM\\].* ([0-9]+) Mbits/sec"), NULL, NULL, NULL,
+				 &v, NULL), 0);
+	assert_true(v == 8000);
+	assert_int_equal(ext_run(argv, NULL, &last, NULL, NULL, NULL, &v, NULL), 0);
+	assert_true(v == 9100);
+	/* $ ends a line: the receiver's line, not the sender's after it */
+	assert_int_equal(ext_run(argv, NULL, RE("([0-9]+) Mbits/sec receiver$"), NULL, NULL, NULL,
+				 &v, NULL), 0);
+	assert_true(v == 9000);
+	/* . does not cross lines: nothing after "1321" on its line says receiver */
+	assert_int_equal(ext_run(argv, NULL, RE("1321.*receiver"), NULL, NULL, NULL, &v, NULL),
+			 -ENOMSG);
+	assert_no_children();
+}
+
+static void test_ext_metric_json(void **state)
+{
+	char *const argv[] = { "echo", "{\"end\": {\"sum_received\": {\"bits_per_second\": 9.4e9},"
+		" \"streams\": [{\"jitter_ms\": 0.0123}, {\"jitter_ms\": 2}], \"host\": \"b\"}}", NULL };
+	char *const text[] = { "echo", "9.4e9", "bits/s", NULL };
+	struct ext_metric m = { .json_path = "end.sum_received.bits_per_second" };
+	double v = -1;
+	char why[64] = "";
+
+	(void)state;
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), 0);
+	assert_true(v == 9.4e9);
+	m.json_path = "end.streams.1.jitter_ms";
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), 0);
+	assert_true(v == 2);
+	m.json_path = "end.streams.2.jitter_ms";
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), -ENOMSG);
+	m.json_path = "end.sum_sent.bits_per_second";
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), -ENOMSG);
+	m.json_path = "end.host";
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), -EBADMSG);
+	m.json_path = "end";
+	assert_int_equal(ext_run(text, NULL, &m, NULL, NULL, NULL, &v, NULL), -EBADMSG);
+	m.json_path = "end..bits";
+	assert_int_equal(ext_check_metric(&m, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "a part of the path is empty");
+	assert_int_equal(ext_run(argv, NULL, &m, NULL, NULL, NULL, &v, NULL), -EINVAL);
+	assert_true(v == 2);
 	assert_no_children();
 }
 
@@ -378,7 +437,7 @@ static void test_ext_io(void **state)
 	assert_int_equal(status, 3);
 	/* the last non-empty line, its control characters made visible */
 	assert_string_equal(io.last_err, "last?line");
-	assert_int_equal(ext_run(argv, NULL, "out=([0-9]+)", &io, NULL, NULL, &metric, NULL), 0);
+	assert_int_equal(ext_run(argv, NULL, RE("out=([0-9]+)"), &io, NULL, NULL, &metric, NULL), 0);
 	assert_true(metric == 5);
 	n = pread(io.log_fd, log, sizeof(log) - 1, 0);
 	assert_true(n > 0);
@@ -398,7 +457,7 @@ static void test_ext_straggler(void **state)
 	double metric = -1, t0 = now();
 
 	(void)state;
-	assert_int_equal(ext_run(argv, NULL, "value=([0-9]+)", NULL, NULL, NULL, &metric,
+	assert_int_equal(ext_run(argv, NULL, RE("value=([0-9]+)"), NULL, NULL, NULL, &metric,
 				 NULL), 0);
 	assert_true(metric == 7);
 	/* wait(a): ext_run returns without waiting for the straggler, long
@@ -415,7 +474,7 @@ static void test_ext_stop(void **state)
 
 	(void)state;
 	stop_after(0.2);
-	assert_int_equal(ext_run(argv, NULL, "late=([0-9]+)", NULL, &stop, NULL, &metric,
+	assert_int_equal(ext_run(argv, NULL, RE("late=([0-9]+)"), NULL, &stop, NULL, &metric,
 				 NULL), -EINTR);
 	/* wait(a): ext_run returns -EINTR; bound 15 s. */
 	assert_true(now() - t0 < 15);
@@ -433,9 +492,10 @@ static void test_ext_check(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(ext_check_regex("result: ([0-9.]+)", why, sizeof(why)), 0);
-	assert_int_equal(ext_check_regex("([", why, sizeof(why)), -EINVAL);
+	assert_int_equal(ext_check_metric(RE("result: ([0-9.]+)"), why, sizeof(why)), 0);
+	assert_int_equal(ext_check_metric(RE("(["), why, sizeof(why)), -EINVAL);
 	assert_true(why[0] != '\0');
+	assert_int_equal(ext_check_metric(&(struct ext_metric){ 0 }, why, sizeof(why)), -EINVAL);
 	assert_int_equal(ext_check_command("sh"), 0);
 	assert_int_equal(ext_check_command("/bin/sh"), 0);
 	assert_int_equal(ext_check_command("/nonexistent/bench"), -ENOENT);
@@ -474,6 +534,8 @@ int main(void)
 		cmocka_unit_test(test_pf1_invalid),
 		cmocka_unit_test(test_pf1_offline_cpu),
 		cmocka_unit_test(test_ext_metric),
+		cmocka_unit_test(test_ext_metric_lines),
+		cmocka_unit_test(test_ext_metric_json),
 		cmocka_unit_test(test_ext_status),
 		cmocka_unit_test(test_ext_io),
 		cmocka_unit_test(test_ext_straggler),
