@@ -37,7 +37,7 @@ _pcpctl()
 	local -a zones=(DMA DMA32 Normal HighMem Movable Device)
 	local commands='show status set reset rollback sweep compare plot export help'
 	# Options that take an argument, as they can be spelt in a separate word.
-	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--metric-json|--better|--csv|--plot|--workload-log|--user|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
+	local with_arg='@(-o|--output|--node|--zone|--cpu|--sysroot|--batch|--fraction|--tasks|--duration|--warmup|--runs|--metric|--metric-json|--metric-unit|--netns|--better|--csv|--plot|--workload-log|--user|--with-batch|--with-fraction|--label|--precision|--max-duration|--interval|--count)'
 
 	# Find the command, whether -s/--summary or --interval was given, and "--"
 	# (sweep's COMMAND).
@@ -104,11 +104,15 @@ _pcpctl()
 		COMPREPLY=($(compgen -u -- "$cur"))
 		return
 		;;
+	--netns)
+		COMPREPLY=($(compgen -W "$(ip netns list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
+		return
+		;;
 	--better)
 		COMPREPLY=($(compgen -W "lower higher" -- "$cur"))
 		return
 		;;
-	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | --metric-json | \
+	--node | --cpu | --batch | --fraction | --tasks | --duration | --warmup | --runs | --metric | --metric-json | --metric-unit | \
 	--interval | --count | --label | --with-batch | --with-fraction | --precision | --max-duration)
 		# Numbers, lists and a regular expression: nothing to offer.
 		return
@@ -138,7 +142,7 @@ _pcpctl()
 		common=(--sysroot -h --help -V --version)
 		opts=(-o --output --label)
 		;;
-	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --metric-last --metric-json --better --csv --plot
+	sweep) opts=(--batch --fraction --tasks --duration --warmup --runs --metric --metric-last --metric-json --metric-unit --better --csv --plot --netns
 		--workload-log --user --with-batch --with-fraction --precision --max-duration --dry-run) ;;
 	export)
 		# Prometheus text only: no --json.
@@ -168,7 +172,8 @@ _pcpctl()
 		opts=(-r --raw -P --pairs -o --output --output-all -n --noheadings --node --zone
 			--cpu -s --summary --per-cpu --interval --count --batch --fraction --dry-run
 			--persist --persist-only --discard --tasks --duration --warmup --runs --metric
-			--metric-last --metric-json --better --csv --plot --workload-log --user --with-batch
+			--metric-last --metric-json --metric-unit --better --csv --plot --workload-log
+			--user --netns --with-batch
 			--with-fraction --label --precision --max-duration --partial)
 		;;
 	*) return ;;

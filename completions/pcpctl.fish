@@ -43,8 +43,9 @@ function __pcpctl_complete
     set -l commands show status set reset rollback sweep compare plot export help
     # Options that take an argument, as they can be spelt in a separate word.
     set -l with_arg -o --output --node --zone --cpu --sysroot --batch --fraction --tasks \
-        --duration --warmup --runs --metric --metric-json --better --csv --plot --workload-log \
-        --user --with-batch --with-fraction --label --precision --max-duration --count
+        --duration --warmup --runs --metric --metric-json --metric-unit --better --csv --plot \
+        --workload-log --user --netns --with-batch --with-fraction --label --precision \
+        --max-duration --count
 
     # The command, whether -s/--summary or --interval was given, and the
     # words that are no option (help takes one command).
@@ -119,7 +120,9 @@ function __pcpctl_complete
             set values (__fish_complete_users | string replace -r '\t.*' '' | string match -- "$cur*")
         case --better
             set values (string match -- "$cur*" lower higher)
-        case --node --cpu --batch --fraction --tasks --duration --warmup --runs --metric --metric-json \
+        case --netns
+            set values (ip netns list 2>/dev/null | string replace -r ' .*' '' | string match -- "$cur*")
+        case --node --cpu --batch --fraction --tasks --duration --warmup --runs --metric --metric-json --metric-unit \
             --interval --count --label --with-batch --with-fraction --precision --max-duration
             # Numbers, lists and a regular expression: nothing to offer.
             return
@@ -160,8 +163,8 @@ function __pcpctl_complete
             set opts -o --output --label
         case sweep
             set opts --batch --fraction --tasks --duration --warmup --runs --metric --metric-last \
-                --metric-json --better --csv --plot --workload-log --user --with-batch \
-                --with-fraction --precision --max-duration --dry-run
+                --metric-json --metric-unit --better --csv --plot --workload-log --user --netns \
+                --with-batch --with-fraction --precision --max-duration --dry-run
         case export
             # Prometheus text only: no --json.
             set common --sysroot -h --help -V --version
@@ -183,8 +186,9 @@ function __pcpctl_complete
             set opts -r --raw -P --pairs -o --output --output-all -n --noheadings --node \
                 --zone --cpu -s --summary --per-cpu --interval --count --batch --fraction \
                 --dry-run --persist --persist-only --discard --tasks --duration --warmup --runs \
-                --metric --metric-last --metric-json --better --csv --plot --workload-log --user \
-                --with-batch --with-fraction --label --precision --max-duration --partial
+                --metric --metric-last --metric-json --metric-unit --better --csv --plot \
+                --workload-log --user --netns --with-batch --with-fraction --label --precision \
+                --max-duration --partial
         case '*'
             return
     end

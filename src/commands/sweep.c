@@ -22,6 +22,7 @@
 #include "hostinfo.h"
 #include "lockprof.h"
 #include "msg.h"
+#include "netns.h"
 #include "numparse.h"
 #include "pcprules.h"
 #include "plot.h"
@@ -376,6 +377,43 @@ static int open_workload_log(const char *path)
 	return -1;
 }
 
+/* Whether the namespace of --netns was entered: a missing one is found by a dry run too. */
+static int check_netns(const struct sweep_opts *o)
+{
+	if (!o->netns)
+		return EXIT_OK;
+	if (!o->command) {
+		pcp_error("--netns runs a COMMAND in a network namespace: give it after --");
+		return EXIT_USAGE;
+	}
+	if (!netns_name_ok(o->netns)) {
+		pcp_error("--netns \"%s\": give the name of a namespace, as ip netns list shows it",
+			  o->netns);
+		return EXIT_USAGE;
+	}
+	switch (o->netns_rc) {
+	case 0:
+		return EXIT_OK;
+	case -ENOENT:
+		pcp_error("--netns %s: there is no %s/%s; make it with ip netns add %s", o->netns,
+			  PATH_NETNS, o->netns, o->netns);
+		return EXIT_USAGE;
+	case -EINVAL:
+		pcp_error("--netns %s: %s/%s is no network namespace", o->netns, PATH_NETNS,
+			  o->netns);
+		return EXIT_USAGE;
+	case -EPERM:
+		pcp_error("--netns %s: entering a namespace takes root (CAP_SYS_ADMIN)", o->netns);
+		return EXIT_NOPRIV;
+	default:
+		pcp_error("--netns %s: cannot enter it: %s", o->netns, strerror(-o->netns_rc));
+		return EXIT_FAIL;
+	}
+}
+
+/* The longest --metric-unit: a table's heading is no place for a sentence. */
+#define METRIC_UNIT_MAX 31
+
 /* --metric or --metric-json, as ext_run() takes it */
 static struct ext_metric metric_of(const struct sweep_opts *o)
 {
@@ -392,6 +430,16 @@ static int check_command(const struct sweep_opts *o)
 
 	if (o->metric && o->metric_json) {
 		pcp_error("give one of --metric and --metric-json: a sweep measures one number");
+		return EXIT_USAGE;
+	}
+	if (o->metric_unit && !o->metric && !o->metric_json) {
+		pcp_error("--metric-unit names a --metric or --metric-json: give one");
+		return EXIT_USAGE;
+	}
+	if (o->metric_unit && (!o->metric_unit[0] || strlen(o->metric_unit) > METRIC_UNIT_MAX ||
+			       strpbrk(o->metric_unit, "\t\n\r\033"))) {
+		pcp_error("--metric-unit \"%s\": give a name of 1 to %d characters on one line, "
+			  "such as usec or Gbit/s", o->metric_unit, METRIC_UNIT_MAX);
 		return EXIT_USAGE;
 	}
 	if (o->metric_last && !o->metric) {
@@ -536,6 +584,8 @@ static int make_plan(struct kernel *k, const struct sweep_opts *o, struct sweep_
 			  o->metric ? "--metric" : "--metric-json");
 		return EXIT_USAGE;
 	}
+	if ((rc = check_netns(o)))
+		return rc;
 	if (o->better && strcmp(o->better, "higher") != 0 && strcmp(o->better, "lower") != 0) {
 		pcp_error("--better \"%s\": give lower (a latency, a cost) or higher (a rate)",
 			  o->better);
@@ -823,15 +873,17 @@ static size_t regex_word(const char *text, const char *end, bool last, char *buf
  * What a sample measures: ops/s for page_fault1, runs/s for a COMMAND, and
  * with --metric the word its regex puts after the number's group (a unit,
  * as KiB/s of 'bw=([0-9]+)KiB/s') or else before it (a name, as tps); with
- * --metric-json the path's last key (bits_per_second).
+ * --metric-json the path's last key (bits_per_second); or --metric-unit.
  */
 static const char *unit(const struct sweep_opts *o)
 {
-	static char name[32];
+	static char name[METRIC_UNIT_MAX + 1];
 	const char *open, *close;
 
 	if (!o->command)
 		return "ops/s";
+	if (o->metric_unit)
+		return o->metric_unit;
 	if (o->metric_json)
 		return strrchr(o->metric_json, '.') ? strrchr(o->metric_json, '.') + 1 :
 						      o->metric_json;
@@ -1587,6 +1639,7 @@ static const struct poptOption sweep_options[] = {
 	{ "metric", '\0', POPT_ARG_STRING, &cli.sweep.metric, 0, NULL, NULL },
 	{ "metric-last", '\0', POPT_ARG_NONE, &cli.metric_last, 0, NULL, NULL },
 	{ "metric-json", '\0', POPT_ARG_STRING, &cli.sweep.metric_json, 0, NULL, NULL },
+	{ "metric-unit", '\0', POPT_ARG_STRING, &cli.sweep.metric_unit, 0, NULL, NULL },
 	{ "better", '\0', POPT_ARG_STRING, &cli.sweep.better, 0, NULL, NULL },
 	{ "csv", '\0', POPT_ARG_STRING, &cli.sweep.csv, 0, NULL, NULL },
 	{ "plot", '\0', POPT_ARG_STRING, &cli.sweep.plot, 0, NULL, NULL },
@@ -1594,15 +1647,25 @@ static const struct poptOption sweep_options[] = {
 	{ "with-batch", '\0', POPT_ARG_STRING, &cli.sweep.with_batch, 0, NULL, NULL },
 	{ "with-fraction", '\0', POPT_ARG_STRING, &cli.sweep.with_fraction, 0, NULL, NULL },
 	{ "user", '\0', POPT_ARG_STRING, &cli.sweep.user, 0, NULL, NULL },
+	{ "netns", '\0', POPT_ARG_STRING, &cli.sweep.netns, 0, NULL, NULL },
 	{ "dry-run", '\0', POPT_ARG_NONE, &cli.dry_run, 0, NULL, NULL },
 	POPT_TABLEEND
 };
 
-/* The lock sampling needs what pcpctl is about to drop: open it first. */
+/*
+ * The lock sampling and the namespace of --netns need what pcpctl is about
+ * to drop: open and enter them first.
+ */
 static void setup(const struct command_args *a)
 {
 	static char why[256];
 
+	if (cli.sweep.netns && netns_name_ok(cli.sweep.netns)) {
+		struct sysroot *sr = sysroot_open(a->common->sysroot);
+
+		cli.sweep.netns_rc = sr ? netns_enter(sr, cli.sweep.netns) : -ENOMEM;
+		sysroot_free(sr);
+	}
 	if (a->common->sysroot) {
 		cli.sweep.lockprof_why = "--sysroot: the live kernel alone can be sampled";
 		return;
@@ -1667,6 +1730,8 @@ const struct command sweep_command = {
 	"     --metric-last    from the last line that matches instead\n"
 	"     --metric-json PATH  take it from COMMAND's JSON output at PATH, keys\n"
 	"                      joined by dots (end.sum_received.bits_per_second)\n"
+	"     --metric-unit UNIT  what the metric is called (default: a word of REGEX,\n"
+	"                      or PATH's last key)\n"
 	"     --better lower|higher  which way the metric improves (default higher);\n"
 	"                      lower: judged by its mean, shown with P50 and P99\n"
 	"     --csv FILE       also write the points as CSV\n"
@@ -1674,6 +1739,7 @@ const struct command sweep_command = {
 	"     --workload-log FILE  write COMMAND's output to FILE (default: stderr)\n"
 	"     --user USER      run the workload as USER (default: sudo's caller, else\n"
 	"                      nobody); never root\n"
+	"     --netns NAME     run COMMAND in the network namespace NAME (ip netns)\n"
 	"     --dry-run        print the plan and its time, make every check a sweep\n"
 	"                      makes before its first write; write nothing\n"
 	" -J, --json           print the points as JSON\n"

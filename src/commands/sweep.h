@@ -19,11 +19,14 @@ struct sweep_opts {
 	const char *metric;		/* --metric REGEX, with an external command */
 	const char *metric_json;	/* --metric-json PATH, instead */
 	bool metric_last;		/* --metric-last: the last matching line's */
+	const char *metric_unit;	/* --metric-unit: the metric's name, else unit() finds one */
 	const char *better;		/* --better lower|higher, of the metric */
 	const char *csv, *plot;		/* output files */
 	const char *workload_log;	/* the external workload's stdout and stderr */
 	const char *with_batch, *with_fraction;	/* the other setting, pinned */
 	const char *user;		/* --user: who the workload runs as, as root */
+	const char *netns;		/* --netns NAME: the COMMAND's network namespace */
+	int netns_rc;			/* netns_enter()'s, before privileges were dropped */
 	char *const *command;		/* after --; NULL for page_fault1 */
 	bool json;
 	bool dry_run;			/* the plan and every check, no write */

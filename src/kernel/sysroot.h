@@ -27,6 +27,7 @@
 #define PATH_SYSCTL_VM		"/proc/sys/vm/"
 #define PATH_NODES		"/sys/devices/system/node"
 #define PATH_RUN		"/run"
+#define PATH_NETNS		"/run/netns"	/* ip netns add NAME: the namespace at NAME */
 #define PATH_RUN_DIR		"/run/pcpctl"
 #define PATH_SYSCTL_D		"/etc/sysctl.d"
 /* The files written, by name in their directory (opened with sysroot_open_dir()). */

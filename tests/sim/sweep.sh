@@ -275,6 +275,32 @@ for bad in "--metric-json end..x" "--metric-json x --metric y" "--metric-last" "
 	check "$bad exits 2" "[ $? = 2 ] && [ -s $work/err ] && [ ! -s $work/out ]"
 done
 
+# --metric-unit names the number; a unit that cannot be one is refused.
+"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --metric 'percentile 99.000 = +([0-9.]+)' \
+	--metric-unit usec --json -- echo 'percentile 99.000 =   20.124' >"$work/out" 2>"$work/err"
+check "--metric-unit usec is the unit" "$flat $work/out | grep -q '\"unit\":\"usec\",' && $flat $work/out | grep -q '\"hmean\":20.124,'"
+for bad in "--metric-unit usec" "--metric x --metric-unit" "--metric x --metric-unit ''" \
+	"--metric x --metric-unit $(printf '%032d' 0)"; do
+	eval "set -- $bad"
+	"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 "$@" -- true >"$work/out" 2>"$work/err"
+	check "$bad exits 2" "[ $? = 2 ] && [ -s $work/err ] && [ ! -s $work/out ]"
+done
+
+# --netns: a namespace that is not there, or no namespace, is found before anything runs.
+for ns in "nope=there is no /run/netns/nope; make it with ip netns add nope" \
+	"fake=/run/netns/fake is no network namespace" "../x=give the name of a namespace"; do
+	mkdir -p "$t/run/netns" && : >"$t/run/netns/fake"
+	for dry in --dry-run ''; do
+		"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --netns "${ns%%=*}" $dry -- true \
+			>"$work/out" 2>"$work/err"
+		check "--netns ${ns%%=*} ${dry:-(a run)} exits 2 and says why" \
+			"[ $? = 2 ] && grep -q -- '${ns#*=}' $work/err && [ ! -s $work/out ]"
+	done
+done
+"$sim" --sysroot "$t" sweep --fraction 8 --warmup 0 --netns fake >"$work/out" 2>"$work/err"
+check "--netns without a COMMAND exits 2" "[ $? = 2 ] && grep -q 'give it after --' $work/err"
+check "and nothing was written" "batch_is $t 0 && [ ! -e $t/run/pcpctl/journal ]"
+
 # The workload's output stays out of the report, on stderr or in --workload-log.
 "$sim" --sysroot "$t" sweep --fraction 0,8 --warmup 1 --json -- sh -c 'echo hello; echo oops >&2' \
 	>"$work/out" 2>"$work/err"
