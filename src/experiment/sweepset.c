@@ -104,6 +104,38 @@ static int same_experiment(const char *cmd, const struct sweep_input *a,
 	return EXIT_OK;
 }
 
+/*
+ * Two sweeps of one host and kernel (TCP and UDP, before and after) would
+ * share a label: each such one gets its file's name after it.
+ */
+static int distinct_labels(struct sweep_input *x, size_t n)
+{
+	bool *twin = calloc(n, sizeof(*twin));
+
+	if (!twin)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (strcmp(x[i].label, x[j].label) == 0)
+				twin[i] = twin[j] = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *file = strcmp(x[i].path, "-") == 0 ? "stdin" :
+				   strrchr(x[i].path, '/') ? strrchr(x[i].path, '/') + 1 : x[i].path;
+		char *label;
+
+		if (!twin[i] || strcmp(x[i].label, file) == 0)
+			continue;
+		if (asprintf(&label, "%s (%s)", x[i].label, file) < 0) {
+			free(twin);
+			return -ENOMEM;
+		}
+		free(x[i].label);
+		x[i].label = label;
+	}
+	free(twin);
+	return 0;
+}
+
 int sweepset_load(const char *cmd, size_t min, char *const *files, const char **labels,
 		  struct sweep_input **in, size_t *nin)
 {
@@ -150,6 +182,10 @@ int sweepset_load(const char *cmd, size_t min, char *const *files, const char **
 	/* One table or chart only means something for one experiment. */
 	for (size_t i = 1; i < n && !rc; i++)
 		rc = same_experiment(cmd, &x[0], &x[i]);
+	if (!rc && !nlabels && distinct_labels(x, n)) {
+		pcp_error("out of memory");
+		rc = EXIT_FAIL;
+	}
 	if (rc) {
 		sweepset_free(x, n);
 		return rc;

@@ -12,7 +12,11 @@
 
 struct sweep_input {
 	const char *path;
-	char *label;		/* --label, else "host kernel", else the host, else the file's name */
+	/*
+	 * --label, else "host kernel", else the host, else the file's name;
+	 * one that another file's shares gets its file's name after it
+	 */
+	char *label;
 	struct sweepfile f;
 };
 

@@ -32,7 +32,7 @@ check "no ESC, BEL or C1 CSI of the files reaches the terminal" "! raw $work/out
 check "they show as escapes" "grep -qF 'evil\\x1b[2J\\x1b]0;owned\\x07 6.1\\x07' $work/out && grep -qF 'k\\xc2\\x9b31m' $work/out"
 check "a UTF-8 letter shows as it is" "grep -q 'hé' $work/out"
 "$pcpctl" compare --json "$work/a.json" "$work/a.json" >"$work/out" 2>"$work/err"
-check "--json keeps the label, escaped as JSON" "! raw $work/out && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"inputs\"][0][\"label\"]==\"evil\"+chr(27)+\"[2J\"+chr(27)+\"]0;owned\"+chr(7)+\" 6.1\"+chr(7)' $work/out"
+check "--json keeps the label, escaped as JSON" "! raw $work/out && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"inputs\"][0][\"label\"]==\"evil\"+chr(27)+\"[2J\"+chr(27)+\"]0;owned\"+chr(7)+\" 6.1\"+chr(7)+\" (a.json)\"' $work/out"
 
 sweep "$work/c.json" host 6.1 $'bench\e]0;owned\a'
 "$pcpctl" compare "$work/a.json" "$work/c.json" >"$work/out" 2>"$work/err"

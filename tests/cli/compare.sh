@@ -93,6 +93,15 @@ c = r[2, 0][1]; assert c[\"mean\"] == 102 and abs(c[\"change_pct\"] + 2) < 1e-3,
 '"
 "$pcpctl" compare "$work/lat-a.json" "$work/lat-b.json" >"$work/out"
 check "  the table says Mean" "grep -Eq '^Mean +2 +8 +110.00 \(  \+0.00%\) +120.00 \*  -9.09%\*\$' $work/out"
+# Two sweeps of one host and kernel: their columns also name their files.
+cp other.json "$work/tcp.json" && cp other.json "$work/udp.json"
+"$pcpctl" compare "$work/tcp.json" "$work/udp.json" >"$work/out" 2>"$work/err"
+check "two sweeps of one host are told apart by their files" \
+	"[ $? = 0 ] && head -1 $work/out | grep -q ' ex 6.1.0-57-amd64 (tcp.json) \+ex 6.1.0-57-amd64 (udp.json)\$'"
+"$pcpctl" compare base.json other.json >"$work/out"
+check "  and others keep their own" "head -1 $work/out | grep -q ' base.json .* ex 6.1.0-57-amd64\$'"
+"$pcpctl" compare --label a --label b "$work/tcp.json" "$work/udp.json" >"$work/out"
+check "  and --label is left as given" "head -1 $work/out | grep -Eq ' a +b\$'"
 "$pcpctl" compare base.json >/dev/null 2>&1
 check "one file exits 2" "[ $? = 2 ]"
 "$pcpctl" compare --label a base.json other.json >/dev/null 2>&1
